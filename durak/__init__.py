@@ -1,0 +1,44 @@
+"""durak: the rules of the Russian card game, as one configurable, replayable engine.
+
+Standard library only. Every rule of the site lives here; the web app asks, it never decides.
+
+>>> import durak
+>>> game = durak.Game.new(durak.Rules.preset("classic"), players=2, seed=7)
+>>> len(game.hands[0]), game.stock_size
+(6, 24)
+>>> sorted(durak.PRESETS)
+['black_book', 'classic', 'durak24', 'perevodnoy', 'tabletop']
+"""
+
+from durak.cards import (
+    DECK_SIZES,
+    RANKS,
+    SUITS,
+    card_rank,
+    card_suit,
+    deck,
+    is_card,
+    pretty,
+    sort_hand,
+)
+from durak.game import Action, Game, IllegalAction, beats
+from durak.rules import PRESETS, Rules, RulesError
+
+__all__ = [
+    "DECK_SIZES",
+    "PRESETS",
+    "RANKS",
+    "SUITS",
+    "Action",
+    "Game",
+    "IllegalAction",
+    "Rules",
+    "RulesError",
+    "beats",
+    "card_rank",
+    "card_suit",
+    "deck",
+    "is_card",
+    "pretty",
+    "sort_hand",
+]

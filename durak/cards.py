@@ -1,0 +1,74 @@
+"""Cards, suits, ranks and decks.
+
+Cards are plain strings, rank then suit: ``"10H"``, ``"QS"``, ``"6C"``.
+
+>>> card_rank("10H"), card_suit("10H")
+('10', 'H')
+>>> pretty("QS")
+'Q♠'
+>>> deck(24)[:3]
+['9S', '10S', 'JS']
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+SUITS: Final = ("S", "H", "D", "C")
+RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAMES: Final = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RED_SUITS: Final = frozenset({"H", "D"})
+
+#: The lowest rank of each deck size: 52 cards run 2..A, 36 cards 6..A, 24 cards 9..A.
+LOWEST_RANK: Final = {52: "2", 36: "6", 24: "9"}
+DECK_SIZES: Final = tuple(LOWEST_RANK)
+
+#: Rank strength of every card, for speed: ``RANK_VALUE["10H"] == 10``, ``RANK_VALUE["AS"] == 14``.
+RANK_VALUE: Final[dict[str, int]] = {
+    rank + suit: value for value, rank in enumerate(RANKS, start=2) for suit in SUITS
+}
+ALL_CARDS: Final = frozenset(RANK_VALUE)
+
+
+def card_rank(card: str) -> str:
+    """The rank of a card: ``card_rank("10H") == "10"``."""
+    return card[:-1]
+
+
+def card_suit(card: str) -> str:
+    """The suit of a card: ``card_suit("10H") == "H"``."""
+    return card[-1]
+
+
+def is_card(value: object) -> bool:
+    """Whether ``value`` is a card string.
+
+    >>> is_card("AH"), is_card("1H"), is_card(7)
+    (True, False, False)
+    """
+    return isinstance(value, str) and value in ALL_CARDS
+
+
+def pretty(card: str) -> str:
+    """The card with its suit symbol, for people."""
+    return card[:-1] + SUIT_SYMBOLS[card[-1]]
+
+
+def deck(size: int = 36) -> list[str]:
+    """A fresh, ordered deck of ``size`` cards (24, 36 or 52), suit by suit, low to high."""
+    if size not in LOWEST_RANK:
+        raise ValueError(f"a deck has 24, 36 or 52 cards, not {size}")
+    low = RANKS.index(LOWEST_RANK[size])
+    return [rank + suit for suit in SUITS for rank in RANKS[low:]]
+
+
+def sort_hand(cards: list[str], trump: str | None) -> list[str]:
+    """Cards in the order a player holds them: by suit, trumps last, low to high.
+
+    >>> sort_hand(["AH", "6S", "7H", "10S"], trump="S")
+    ['7H', 'AH', '6S', '10S']
+    """
+    order = {suit: i for i, suit in enumerate(s for s in SUITS if s != trump)}
+    order[trump or ""] = len(SUITS)
+    return sorted(cards, key=lambda c: (order[c[-1]], RANK_VALUE[c]))

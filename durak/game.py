@@ -1,0 +1,758 @@
+"""The game: state, legal actions, applying actions, and what each player may see.
+
+A two-player game from a stacked deal (hearts are trumps, the face-up 9H is drawn last):
+
+>>> from durak import Game, Rules
+>>> hands = [["6S", "7H"], ["8S", "AD"]]
+>>> game = Game.from_deal(Rules.preset("classic"), hands=hands, stock=["10C", "9H"])
+>>> game.attacker, game.defender          # player 0 holds the lowest trump, the 7H
+(0, 1)
+>>> game.apply({"type": "attack", "player": 0, "cards": ["6S"]})
+>>> game.legal_actions(1)
+[{'type': 'defend', 'player': 1, 'target': '6S', 'card': '8S'}, {'type': 'take', 'player': 1}]
+>>> game.apply({"type": "defend", "player": 1, "target": "6S", "card": "AD"})
+Traceback (most recent call last):
+...
+durak.game.IllegalAction: AD does not beat 6S
+>>> game.apply({"type": "defend", "player": 1, "target": "6S", "card": "8S"})
+>>> game.table, game.last_bout["result"]   # player 0 has no 6 or 8 to add: beaten off at once
+([], 'beaten')
+>>> game.hands, game.attacker             # player 0 drew first, the face-up 9H last; 1 attacks
+([['7H', '10C', '9H'], ['AD']], 1)
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any, Final, TypeAlias
+
+from durak.cards import ALL_CARDS, RANK_VALUE, deck, sort_hand
+from durak.rules import Rules, RulesError
+
+Action: TypeAlias = dict[str, Any]
+ACTION_TYPES: Final = ("attack", "throw", "defend", "transfer", "take", "pass", "swap_trump")
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the game is left exactly as it was."""
+
+
+def beats(attack: str, defence: str, trump: str | None) -> bool:
+    """Whether ``defence`` beats ``attack``: a higher card of its suit, or any trump on a non-trump.
+
+    >>> beats("9S", "10S", "H"), beats("9S", "6H", "H")
+    (True, True)
+    >>> beats("9H", "AS", "H"), beats("9H", "8H", "H")
+    (False, False)
+    """
+    if attack[-1] == defence[-1]:
+        return RANK_VALUE[defence] > RANK_VALUE[attack]
+    return defence[-1] == trump
+
+
+class Game:
+    """One game of durak. Players are numbered 0..n-1 clockwise; the left neighbour of i is i+1."""
+
+    rules: Rules
+    players: int
+    dealer: int
+    hands: list[list[str]]
+    stock: list[str]
+    trump: str | None
+    trump_card: str | None
+    discard: list[str]
+    table: list[list[str | None]]
+    attacker: int | None
+    defender: int | None
+    taking: bool
+    passed: set[int]
+    limit: int | None
+    bouts: int
+    defended: bool
+    finished: list[int]
+    over: bool
+    loser: int | None
+    last_bout: dict[str, Any] | None
+    shown_trump: str | None
+
+    # --- construction -----------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls, rules: Rules, players: int, seed: int | str, dealer: int = 0, first_game: bool = True
+    ) -> Game:
+        """Shuffle with ``random.Random(seed)``, deal one card at a time clockwise from the dealer's
+        left, turn the trump, and find the first attacker.
+
+        >>> game = Game.new(Rules.preset("classic"), players=6, seed=1, dealer=2)
+        >>> game.stock_size, game.trump_card == game.hands[2][-1]
+        (0, True)
+        """
+        rules.validate_players(players)
+        if not 0 <= dealer < players:
+            raise RulesError(f"the dealer must be a player from 0 to {players - 1}")
+        cards = deck(rules.deck_size)
+        random.Random(seed).shuffle(cards)
+        hands: list[list[str]] = [[] for _ in range(players)]
+        dealt = 0
+        for _ in range(rules.hand_size):
+            for step in range(1, players + 1):
+                hands[(dealer + step) % players].append(cards[dealt])
+                dealt += 1
+        rest = cards[dealt:]
+        if rest:
+            trump_card = rest[0]
+            stock = [*rest[1:], trump_card]
+        else:
+            trump_card = hands[dealer][-1]
+            stock = []
+        game = cls._empty(rules, players, dealer)
+        game.hands = hands
+        game.stock = stock
+        game.trump_card = trump_card
+        game.trump = trump_card[-1]
+        game._choose_first_attacker(
+            rules.first_attacker if first_game else rules.later_first_attacker
+        )
+        return game
+
+    @classmethod
+    def from_deal(
+        cls,
+        rules: Rules,
+        hands: list[list[str]],
+        stock: list[str],
+        dealer: int = 0,
+        first_attacker: int | None = None,
+        trump: str | None = None,
+    ) -> Game:
+        """A stacked deal: ``stock[0]`` is drawn first and ``stock[-1]`` is the face-up trump card.
+
+        Cards of the deck in neither the hands nor the stock are already discarded, so an endgame
+        can be set up directly. ``trump`` is needed only when the stock is empty.
+        """
+        players = len(hands)
+        if not 2 <= players <= 6:
+            raise RulesError("a game has 2 to 6 players")
+        if not 0 <= dealer < players:
+            raise RulesError(f"the dealer must be a player from 0 to {players - 1}")
+        full_deck = deck(rules.deck_size)
+        in_play = [card for hand in hands for card in hand] + list(stock)
+        unknown = [card for card in in_play if card not in full_deck]
+        if unknown:
+            raise RulesError(f"not cards of a {rules.deck_size}-card deck: {', '.join(unknown)}")
+        if len(set(in_play)) != len(in_play):
+            raise RulesError("a card is dealt twice")
+        if stock:
+            if trump is not None and trump != stock[-1][-1]:
+                raise RulesError("the trump is the suit of the face-up card, stock[-1]")
+            trump, trump_card = stock[-1][-1], stock[-1]
+        else:
+            if trump is not None and trump not in "SHDC":
+                raise RulesError(f"no suit {trump!r}")
+            trump_card = None
+        game = cls._empty(rules, players, dealer)
+        game.hands = [list(hand) for hand in hands]
+        game.stock = list(stock)
+        game.trump = trump
+        game.trump_card = trump_card
+        seen = set(in_play)
+        game.discard = [card for card in full_deck if card not in seen]
+        game.finished = [p for p in range(players) if not game._in_game(p)]
+        if game._check_over():
+            return game
+        if first_attacker is None:
+            game._choose_first_attacker(rules.first_attacker)
+        else:
+            if not 0 <= first_attacker < players:
+                raise RulesError(f"first_attacker must be a player from 0 to {players - 1}")
+            game._set_attacker(game._next_in_game(first_attacker, include_self=True))
+        return game
+
+    @classmethod
+    def _empty(cls, rules: Rules, players: int, dealer: int) -> Game:
+        game = cls.__new__(cls)
+        game.rules = rules
+        game.players = players
+        game.dealer = dealer
+        game.hands = []
+        game.stock = []
+        game.trump = None
+        game.trump_card = None
+        game.discard = []
+        game.table = []
+        game.attacker = None
+        game.defender = None
+        game.taking = False
+        game.passed = set()
+        game.limit = None
+        game.bouts = 0
+        game.defended = False
+        game.finished = []
+        game.over = False
+        game.loser = None
+        game.last_bout = None
+        game.shown_trump = None
+        return game
+
+    def _choose_first_attacker(self, rule: str) -> None:
+        if rule == "lowest_trump" and self.trump is not None:
+            holders = {
+                card: p
+                for p, hand in enumerate(self.hands)
+                for card in hand
+                if card[-1] == self.trump
+            }
+            if holders:
+                self.shown_trump = min(holders, key=RANK_VALUE.__getitem__)
+                self._set_attacker(holders[self.shown_trump])
+                return
+        if rule == "lowest_trump" and self.rules.no_trump_first_attacker == "dealer":
+            self._set_attacker(self._next_in_game(self.dealer, include_self=True))
+        else:
+            self._set_attacker(self._next_in_game(self.dealer))
+
+    # --- read-only helpers -------------------------------------------------------------------
+
+    @property
+    def stock_size(self) -> int:
+        return len(self.stock)
+
+    def _in_game(self, player: int) -> bool:
+        return bool(self.hands[player]) or bool(self.stock)
+
+    def _next_in_game(self, player: int, include_self: bool = False) -> int:
+        """The first player still in the game clockwise from ``player``."""
+        start = 0 if include_self else 1
+        for step in range(start, self.players + start):
+            candidate = (player + step) % self.players
+            if self._in_game(candidate):
+                return candidate
+        raise AssertionError("no player is left in the game")
+
+    def _previous_in_game(self, player: int) -> int:
+        for step in range(1, self.players):
+            candidate = (player - step) % self.players
+            if self._in_game(candidate):
+                return candidate
+        return player
+
+    def _set_attacker(self, attacker: int) -> None:
+        self.attacker = attacker
+        self.defender = self._next_in_game(attacker)
+
+    def _limit_against(self, defender: int, cards_on_table: int = 0) -> int:
+        """The most attack cards the bout may reach against ``defender`` (who already faces
+        ``cards_on_table`` cards that count against their hand)."""
+        limit = self.rules.bout_max
+        opening = self.rules.opening_limit
+        if (
+            opening is not None
+            and self.players >= self.rules.opening_limit_min_players
+            and (
+                not self.defended
+                if self.rules.opening_limit_until == "first_defence"
+                else self.bouts == 0
+            )
+        ):
+            limit = min(limit, opening)
+        return min(limit, len(self.hands[defender]) + cards_on_table)
+
+    def _table_ranks(self) -> set[str]:
+        ranks = set()
+        for attack, defence in self.table:
+            ranks.add(attack[:-1])  # type: ignore[index]
+            if defence is not None:
+                ranks.add(defence[:-1])
+        return ranks
+
+    def _may_throw_in(self, player: int) -> bool:
+        """Whether ``player`` is entitled to add cards to the running bout at this moment."""
+        if player == self.defender or not self.hands[player]:
+            return False
+        if self.taking and not self.rules.add_after_take:
+            return False
+        when = self.rules.throw_when
+        if when == "after_first_beat" and self.table[0][1] is None:
+            return False
+        if when == "all_beaten" and (self.taking or any(d is None for _, d in self.table)):
+            return False
+        if self.rules.throw_in == "neighbours":
+            assert self.defender is not None
+            return player in (
+                self._next_in_game(self.defender),
+                self._previous_in_game(self.defender),
+            )
+        return True
+
+    def _throwable(self, player: int) -> list[str]:
+        """The cards ``player`` could throw in now, ignoring the main attacker's priority."""
+        if not self.table or self.limit is None or len(self.table) >= self.limit:
+            return []
+        if not self._may_throw_in(player):
+            return []
+        ranks = self._table_ranks()
+        return [card for card in self.hands[player] if card[:-1] in ranks]
+
+    def _has_priority(self, player: int) -> bool:
+        if self.rules.throw_priority == "free" or player == self.attacker:
+            return True
+        attacker = self.attacker
+        assert attacker is not None
+        return attacker in self.passed or not self._throwable(attacker)
+
+    def _swap_card(self, player: int) -> str | None:
+        """The lowest trump ``player`` may swap for the face-up trump card now, if any."""
+        rule = self.rules.trump_swap
+        if rule == "never" or not self.stock or self.trump is None:
+            return None
+        if rule == "before_first_attack" and (self.bouts or self.table):
+            return None
+        card = self.rules.swap_rank + self.trump
+        return card if card in self.hands[player] else None
+
+    # --- legal actions -----------------------------------------------------------------------
+
+    def legal_actions(self, player: int) -> list[Action]:
+        """Every action ``player`` may take now, multi-card openings included."""
+        if self.over or not 0 <= player < self.players:
+            return []
+        actions: list[Action] = []
+        if not self.table:
+            if player == self.attacker:
+                actions = self._attack_actions(player)
+        elif player == self.defender:
+            actions = self._defender_actions(player)
+        elif player not in self.passed:
+            throwable = self._throwable(player)
+            if throwable:
+                if self._has_priority(player):
+                    actions = [
+                        {"type": "throw", "player": player, "card": card} for card in throwable
+                    ]
+                actions.append({"type": "pass", "player": player})
+        if self._swap_card(player):
+            actions.append({"type": "swap_trump", "player": player})
+        return actions
+
+    def _attack_actions(self, player: int) -> list[Action]:
+        hand = self.hands[player]
+        actions: list[Action] = [
+            {"type": "attack", "player": player, "cards": [card]} for card in hand
+        ]
+        if self.rules.multi_card_attack:
+            assert self.defender is not None
+            limit = self._limit_against(self.defender)
+            by_rank: dict[str, list[str]] = {}
+            for card in hand:
+                by_rank.setdefault(card[:-1], []).append(card)
+            for group in by_rank.values():
+                for size in range(2, min(len(group), limit) + 1):
+                    for cards in combinations(group, size):
+                        actions.append({"type": "attack", "player": player, "cards": list(cards)})
+        return actions
+
+    def _defender_actions(self, player: int) -> list[Action]:
+        if self.taking:
+            return []
+        hand = self.hands[player]
+        trump = self.trump
+        actions: list[Action] = []
+        for attack, defence in self.table:
+            if defence is None:
+                assert attack is not None
+                for card in hand:
+                    if beats(attack, card, trump):
+                        actions.append(
+                            {"type": "defend", "player": player, "target": attack, "card": card}
+                        )
+        for card in self._transfer_cards(player):
+            actions.append({"type": "transfer", "player": player, "card": card})
+        if any(defence is None for _, defence in self.table):
+            actions.append({"type": "take", "player": player})
+        return actions
+
+    def _transfer_target(self) -> int | None:
+        """Who would defend after a transfer now, or None when a transfer is not allowed."""
+        if not self.rules.transfer or self.taking:
+            return None
+        rank = self.table[0][0][:-1]  # type: ignore[index]
+        for attack, defence in self.table:
+            if defence is not None or attack[:-1] != rank:  # type: ignore[index]
+                return None
+        assert self.defender is not None
+        target = self._next_in_game(self.defender)
+        if len(self.table) + 1 > self._limit_against(target):
+            return None
+        return target
+
+    def _transfer_cards(self, player: int) -> list[str]:
+        if self._transfer_target() is None:
+            return []
+        rank = self.table[0][0][:-1]  # type: ignore[index]
+        return [card for card in self.hands[player] if card[:-1] == rank]
+
+    def waiting_for(self) -> list[int]:
+        """The players whose decision the game needs before it can go on.
+
+        A trump swap is never waited for, so this does not tell who holds the lowest trump.
+        """
+        if self.over:
+            return []
+        if not self.table:
+            return [self.attacker] if self.attacker is not None else []
+        waiting = []
+        for player in range(self.players):
+            if player == self.defender:
+                if not self.taking and any(d is None for _, d in self.table):
+                    waiting.append(player)
+            elif player not in self.passed and self._throwable(player):
+                waiting.append(player)
+        return waiting
+
+    # --- applying actions --------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply one action, or raise :class:`IllegalAction` and leave the game as it was."""
+        if not isinstance(action, dict):
+            raise IllegalAction("an action is a JSON object with a type and a player")
+        kind = action.get("type")
+        player = action.get("player")
+        if kind not in ACTION_TYPES:
+            raise IllegalAction(
+                f"unknown action type {kind!r}: use one of {', '.join(ACTION_TYPES)}"
+            )
+        if type(player) is not int or not 0 <= player < self.players:
+            raise IllegalAction(f"player must be a seat number from 0 to {self.players - 1}")
+        if self.over:
+            raise IllegalAction("the game is over")
+        expected = _ACTION_FIELDS[kind]
+        extra = set(action) - expected - {"type", "player"}
+        if extra:
+            raise IllegalAction(f"unexpected field {', '.join(sorted(extra))} in a {kind} action")
+        for name in expected:
+            if name not in action:
+                raise IllegalAction(f"a {kind} action needs {name!r}")
+        getattr(self, f"_apply_{kind}")(player, action)
+        if self.table and self._bout_complete():
+            self._end_bout()
+
+    def _card_in_hand(self, player: int, card: object) -> str:
+        if not isinstance(card, str) or card not in ALL_CARDS:
+            raise IllegalAction(f"{card!r} is not a card: write rank then suit, like 10H or QS")
+        if card not in self.hands[player]:
+            raise IllegalAction(f"you do not hold {card}")
+        return card
+
+    def _apply_attack(self, player: int, action: Action) -> None:
+        if self.table:
+            raise IllegalAction("a bout is running: throw in a card of a rank on the table instead")
+        if player != self.attacker:
+            raise IllegalAction(f"it is player {self.attacker}'s turn to attack")
+        cards = action["cards"]
+        if not isinstance(cards, list) or not cards:
+            raise IllegalAction("an attack needs a list of one or more cards")
+        cards = [self._card_in_hand(player, card) for card in cards]
+        if len(set(cards)) != len(cards):
+            raise IllegalAction("the same card twice")
+        if len(cards) > 1:
+            if not self.rules.multi_card_attack:
+                raise IllegalAction("these rules open a bout with one card")
+            if len({card[:-1] for card in cards}) != 1:
+                raise IllegalAction("an attack of several cards must be all of one rank")
+        assert self.defender is not None
+        limit = self._limit_against(self.defender)
+        if len(cards) > limit:
+            raise IllegalAction(f"at most {limit} cards may attack in this bout")
+        hand = self.hands[player]
+        for card in cards:
+            hand.remove(card)
+            self.table.append([card, None])
+        self.limit = limit
+        self._card_landed(player)
+
+    def _apply_throw(self, player: int, action: Action) -> None:
+        if not self.table:
+            raise IllegalAction("no bout is running: open one with an attack")
+        if player == self.defender:
+            raise IllegalAction("the defender cannot throw in")
+        card = self._card_in_hand(player, action["card"])
+        if not self._may_throw_in(player):
+            raise IllegalAction(self._why_no_throw(player))
+        assert self.limit is not None
+        if len(self.table) >= self.limit:
+            raise IllegalAction(f"the bout already has its limit of {self.limit} attack cards")
+        if card[:-1] not in self._table_ranks():
+            raise IllegalAction(f"{card} cannot be thrown in: only ranks already on the table")
+        if player in self.passed:
+            raise IllegalAction("you passed: wait until a new card lands on the table")
+        if not self._has_priority(player):
+            raise IllegalAction(f"player {self.attacker}, the main attacker, throws in first")
+        self.hands[player].remove(card)
+        self.table.append([card, None])
+        self._card_landed(player)
+
+    def _why_no_throw(self, player: int) -> str:
+        if self.taking and not self.rules.add_after_take:
+            return "the defender is taking: no more cards may be added"
+        if self.rules.throw_when == "after_first_beat" and self.table[0][1] is None:
+            return "cards may be added only once the first attack card is beaten"
+        if self.rules.throw_when == "all_beaten":
+            return "cards may be added only when every attack card is beaten"
+        return "only the defender's neighbours may throw in"
+
+    def _apply_defend(self, player: int, action: Action) -> None:
+        if player != self.defender or not self.table:
+            raise IllegalAction("only the defender can beat a card")
+        if self.taking:
+            raise IllegalAction("you are taking the cards")
+        target = action["target"]
+        pair = next((pair for pair in self.table if pair[0] == target), None)
+        if pair is None:
+            raise IllegalAction(f"{target!r} is not an attack card on the table")
+        if pair[1] is not None:
+            raise IllegalAction(f"{target} is already beaten")
+        card = self._card_in_hand(player, action["card"])
+        if not beats(target, card, self.trump):
+            raise IllegalAction(f"{card} does not beat {target}")
+        self.hands[player].remove(card)
+        pair[1] = card
+        self._card_landed(player)
+
+    def _apply_transfer(self, player: int, action: Action) -> None:
+        if player != self.defender or not self.table:
+            raise IllegalAction("only the defender can transfer")
+        if not self.rules.transfer:
+            raise IllegalAction("these rules have no transfer")
+        card = self._card_in_hand(player, action["card"])
+        target = self._transfer_target()
+        if target is None:
+            raise IllegalAction(self._why_no_transfer())
+        if card[:-1] != self.table[0][0][:-1]:  # type: ignore[index]
+            raise IllegalAction(f"{card} is not of the rank on the table")
+        self.hands[player].remove(card)
+        self.table.append([card, None])
+        self.attacker, self.defender = player, target
+        self.limit = self._limit_against(target)
+        self._card_landed(player)
+
+    def _why_no_transfer(self) -> str:
+        if self.taking:
+            return "you are taking the cards"
+        if any(defence is not None for _, defence in self.table):
+            return "no transfer once a card is beaten"
+        if len({attack[:-1] for attack, _ in self.table}) > 1:  # type: ignore[index]
+            return "a transfer needs all attack cards of one rank"
+        return "the next player cannot be given that many cards"
+
+    def _apply_take(self, player: int, action: Action) -> None:
+        if player != self.defender or not self.table:
+            raise IllegalAction("only the defender can take the cards")
+        if self.taking:
+            raise IllegalAction("you are already taking the cards")
+        if all(defence is not None for _, defence in self.table):
+            raise IllegalAction("every card is beaten: there is nothing to take")
+        self.taking = True
+        self.passed.clear()
+
+    def _apply_pass(self, player: int, action: Action) -> None:
+        if not self.table:
+            raise IllegalAction("no bout is running")
+        if player == self.defender:
+            raise IllegalAction("the defender beats, transfers or takes; only attackers pass")
+        if player in self.passed:
+            raise IllegalAction("you have passed already")
+        if not self._throwable(player):
+            raise IllegalAction("you have no card to throw in, so there is nothing to pass")
+        self.passed.add(player)
+
+    def _apply_swap_trump(self, player: int, action: Action) -> None:
+        card = self._swap_card(player)
+        if card is None:
+            raise IllegalAction(self._why_no_swap(player))
+        hand = self.hands[player]
+        hand.remove(card)
+        hand.append(self.stock[-1])
+        self.stock[-1] = card
+
+    def _why_no_swap(self, player: int) -> str:
+        rule = self.rules.trump_swap
+        if rule == "never" or self.trump is None:
+            return "these rules do not allow swapping the trump card"
+        if not self.stock:
+            return "the stock is gone: there is no trump card to swap"
+        if rule == "before_first_attack" and (self.bouts or self.table):
+            return "the trump card may be swapped only before the first attack"
+        return f"only the holder of the {self.rules.swap_rank} of trumps may swap it"
+
+    def _card_landed(self, player: int) -> None:
+        self.passed.clear()
+        if not self.stock and not self.hands[player] and player not in self.finished:
+            self.finished.append(player)
+
+    # --- ending a bout -------------------------------------------------------------------------
+
+    def _bout_complete(self) -> bool:
+        if not self.taking and any(defence is None for _, defence in self.table):
+            return False
+        for player in range(self.players):
+            if player != self.defender and player not in self.passed and self._throwable(player):
+                return False
+        return True
+
+    def _end_bout(self) -> None:
+        attacker, defender = self.attacker, self.defender
+        assert attacker is not None and defender is not None
+        cards = [card for pair in self.table for card in pair if card is not None]
+        if self.taking:
+            self.hands[defender].extend(cards)
+            result = "taken"
+        else:
+            self.discard.extend(cards)
+            self.defended = True
+            result = "beaten"
+        self.table = []
+        self.taking = False
+        self.passed.clear()
+        self.limit = None
+        self.bouts += 1
+        self.last_bout = {"attacker": attacker, "defender": defender, "result": result}
+        for player in self._draw_order(attacker, defender):
+            need = self.rules.hand_size - len(self.hands[player])
+            if need > 0 and self.stock:
+                drawn, self.stock = self.stock[:need], self.stock[need:]
+                self.hands[player].extend(drawn)
+        if not self.stock:
+            for player in self._draw_order(attacker, defender):
+                if not self.hands[player] and player not in self.finished:
+                    self.finished.append(player)
+        if self._check_over():
+            return
+        if result == "beaten":
+            self._set_attacker(self._next_in_game(defender, include_self=True))
+        else:
+            self._set_attacker(self._next_in_game(defender))
+
+    def _draw_order(self, attacker: int, defender: int) -> list[int]:
+        step = 1 if self.rules.draw_order == "clockwise" else -1
+        others = [(attacker + step * k) % self.players for k in range(1, self.players)]
+        return [attacker] + [p for p in others if p != defender] + [defender]
+
+    def _check_over(self) -> bool:
+        holding = [p for p in range(self.players) if self._in_game(p)]
+        if len(holding) > 1:
+            return False
+        self.over = True
+        self.loser = holding[0] if holding else None
+        self.attacker = self.defender = None
+        return True
+
+    # --- seeing and storing --------------------------------------------------------------------
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """What ``player`` may see (``None``: a spectator): never a card of another hand or of the
+        stock, except the face-up trump card under the stock."""
+        if player is not None and not 0 <= player < self.players:
+            raise ValueError(f"no player {player!r} in this game")
+        return {
+            "player": player,
+            "players": self.players,
+            "dealer": self.dealer,
+            "hand": sort_hand(self.hands[player], self.trump) if player is not None else [],
+            "hand_sizes": [len(hand) for hand in self.hands],
+            "table": [list(pair) for pair in self.table],
+            "trump": self.trump,
+            "trump_card": self.stock[-1] if self.stock else None,
+            "stock_size": len(self.stock),
+            "discard_size": len(self.discard),
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "taking": self.taking,
+            "passed": sorted(self.passed),
+            "limit": self.limit,
+            "finished": list(self.finished),
+            "over": self.over,
+            "loser": self.loser,
+            "waiting_for": self.waiting_for(),
+            "actions": self.legal_actions(player) if player is not None else [],
+            "last_bout": dict(self.last_bout) if self.last_bout else None,
+            "shown_trump": self.shown_trump,
+            "rules": self.rules.to_dict(),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON data, hidden cards included: for storage, never for players."""
+        return {
+            "rules": self.rules.to_dict(),
+            "players": self.players,
+            "dealer": self.dealer,
+            "hands": [list(hand) for hand in self.hands],
+            "stock": list(self.stock),
+            "trump": self.trump,
+            "trump_card": self.trump_card,
+            "discard": list(self.discard),
+            "table": [list(pair) for pair in self.table],
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "taking": self.taking,
+            "passed": sorted(self.passed),
+            "limit": self.limit,
+            "bouts": self.bouts,
+            "defended": self.defended,
+            "finished": list(self.finished),
+            "over": self.over,
+            "loser": self.loser,
+            "last_bout": dict(self.last_bout) if self.last_bout else None,
+            "shown_trump": self.shown_trump,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        game = cls._empty(Rules.from_dict(data["rules"]), data["players"], data["dealer"])
+        game.hands = [list(hand) for hand in data["hands"]]
+        game.stock = list(data["stock"])
+        game.trump = data["trump"]
+        game.trump_card = data["trump_card"]
+        game.discard = list(data["discard"])
+        game.table = [list(pair) for pair in data["table"]]
+        game.attacker = data["attacker"]
+        game.defender = data["defender"]
+        game.taking = data["taking"]
+        game.passed = set(data["passed"])
+        game.limit = data["limit"]
+        game.bouts = data["bouts"]
+        game.defended = data["defended"]
+        game.finished = list(data["finished"])
+        game.over = data["over"]
+        game.loser = data["loser"]
+        game.last_bout = dict(data["last_bout"]) if data["last_bout"] else None
+        game.shown_trump = data["shown_trump"]
+        return game
+
+    def copy(self) -> Game:
+        """An independent copy, for search and for trying actions."""
+        game = Game.__new__(Game)
+        game.__dict__.update(self.__dict__)
+        game.hands = [list(hand) for hand in self.hands]
+        game.stock = list(self.stock)
+        game.discard = list(self.discard)
+        game.table = [list(pair) for pair in self.table]
+        game.passed = set(self.passed)
+        game.finished = list(self.finished)
+        return game
+
+    def __repr__(self) -> str:
+        state = "over" if self.over else f"attacker={self.attacker} defender={self.defender}"
+        return f"<durak.Game players={self.players} stock={len(self.stock)} {state}>"
+
+
+_ACTION_FIELDS: Final[dict[str, set[str]]] = {
+    "attack": {"cards"},
+    "throw": {"card"},
+    "defend": {"target", "card"},
+    "transfer": {"card"},
+    "take": set(),
+    "pass": set(),
+    "swap_trump": set(),
+}

@@ -1,0 +1,264 @@
+"""The rule options and the presets that play each rule text.
+
+Every preset is one :class:`Rules` value; an option changes one predicate of the engine, never a
+preset name check.
+
+>>> rules = Rules.preset("perevodnoy")
+>>> rules.transfer, rules.deck_size
+(True, 36)
+>>> Rules.preset("classic", deck_size=24).swap_rank
+'9'
+>>> Rules.from_dict(rules.to_dict()) == rules
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from durak.cards import LOWEST_RANK
+
+
+class RulesError(ValueError):
+    """Options that do not make a playable game."""
+
+
+def _option(default: Any, help: str, choices: tuple[Any, ...] | None = None) -> Any:
+    return field(default=default, metadata={"help": help, "choices": choices})
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The options of one game of durak. Build them with :meth:`preset`."""
+
+    deck_size: int = _option(36, "Cards in the deck", (24, 36, 52))
+    hand_size: int = _option(6, "Cards dealt to each player, and drawn back up to")
+    max_attack: int | None = _option(
+        6, "Most attack cards in one bout (empty: as many as the hand size)"
+    )
+    multi_card_attack: bool = _option(
+        True, "The opening attack may be several cards of one rank at once"
+    )
+    transfer: bool = _option(
+        False,
+        "Transfer (perevodnoy): the defender may pass the attack on with a card of the same rank",
+    )
+    trump_swap: str = _option(
+        "while_stock",
+        "Who holds the lowest trump may swap it for the face-up trump card",
+        ("never", "before_first_attack", "while_stock"),
+    )
+    throw_in: str = _option(
+        "all",
+        "Who may throw in: everyone but the defender, or only the defender's two neighbours",
+        ("all", "neighbours"),
+    )
+    throw_priority: str = _option(
+        "attacker_first",
+        "The main attacker throws in first, or anyone at any moment",
+        ("attacker_first", "free"),
+    )
+    throw_when: str = _option(
+        "any_time",
+        "When cards may be added: any time, once the first card is beaten, or when all are beaten",
+        ("any_time", "after_first_beat", "all_beaten"),
+    )
+    add_after_take: bool = _option(
+        True, "After the defender says 'take', the others may still add cards"
+    )
+    opening_limit: int | None = _option(
+        None, "A lower limit of attack cards at the start of the game (usually 5; empty: none)"
+    )
+    opening_limit_until: str = _option(
+        "first_bout",
+        "The opening limit holds for the first bout, or until someone first defends successfully",
+        ("first_bout", "first_defence"),
+    )
+    opening_limit_min_players: int = _option(
+        4, "The opening limit applies only with at least this many players"
+    )
+    first_attacker: str = _option(
+        "lowest_trump",
+        "Who attacks first in the first game",
+        ("lowest_trump", "left_of_dealer"),
+    )
+    no_trump_first_attacker: str = _option(
+        "left_of_dealer",
+        "Who attacks first when nobody holds a trump",
+        ("left_of_dealer", "dealer"),
+    )
+    later_first_attacker: str = _option(
+        "left_of_dealer",
+        "Who attacks first in later games of a series (the fool deals)",
+        ("left_of_dealer", "lowest_trump"),
+    )
+    draw_order: str = _option(
+        "clockwise",
+        "After the main attacker, the others draw clockwise or in reverse turn order",
+        ("clockwise", "counterclockwise"),
+    )
+
+    def __post_init__(self) -> None:
+        for spec in dataclasses.fields(self):
+            value = getattr(self, spec.name)
+            choices = spec.metadata["choices"]
+            if choices is not None and value not in choices:
+                raise RulesError(
+                    f"{spec.name} must be one of {', '.join(map(str, choices))}, not {value!r}"
+                )
+            expected = _TYPES[spec.name]
+            if value is None and spec.name in _OPTIONAL_INTS:
+                continue
+            if type(value) is not expected:
+                raise RulesError(f"{spec.name} must be {expected.__name__}, not {value!r}")
+        if not 1 <= self.hand_size <= self.deck_size // 2:
+            raise RulesError(f"hand_size must be between 1 and {self.deck_size // 2}")
+        if self.max_attack is not None and self.max_attack < 1:
+            raise RulesError("max_attack must be at least 1")
+        if self.opening_limit is not None and self.opening_limit < 1:
+            raise RulesError("opening_limit must be at least 1")
+
+    @classmethod
+    def preset(cls, name: str, **overrides: Any) -> Rules:
+        """The rules of a preset, with some options changed.
+
+        >>> Rules.preset("tabletop", deck_size=52).hand_size
+        7
+        >>> Rules.preset("poker")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        durak.rules.RulesError: unknown preset 'poker': choose one of classic, perevodnoy, ...
+        """
+        try:
+            options = dict(_PRESET_OPTIONS[name])
+        except KeyError:
+            raise RulesError(
+                f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}"
+            ) from None
+        unknown = set(overrides) - _TYPES.keys()
+        if unknown:
+            raise RulesError(f"unknown option {', '.join(sorted(unknown))}")
+        if name == "tabletop" and overrides.get("deck_size") == 52 and "hand_size" not in overrides:
+            options["hand_size"] = 7  # "If the large deck is used deal seven (usually)"
+        options.update(overrides)
+        return cls(**options)
+
+    @property
+    def swap_rank(self) -> str:
+        """The rank of the lowest trump, the one that may be swapped for the face-up trump card."""
+        return LOWEST_RANK[self.deck_size]
+
+    @property
+    def bout_max(self) -> int:
+        """The most attack cards in one bout, before the defender's hand limits it further."""
+        return self.hand_size if self.max_attack is None else self.max_attack
+
+    @property
+    def min_players(self) -> int:
+        return 2
+
+    @property
+    def max_players(self) -> int:
+        return min(6, self.deck_size // self.hand_size)
+
+    def validate_players(self, players: int) -> None:
+        """Raise :class:`RulesError` unless ``players`` can play with these rules."""
+        if not self.min_players <= players <= self.max_players:
+            raise RulesError(
+                f"{self.deck_size} cards with {self.hand_size} each are for "
+                f"{self.min_players} to {self.max_players} players, not {players}"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        unknown = set(data) - _TYPES.keys()
+        if unknown:
+            raise RulesError(f"unknown option {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+    def overrides_of(self, preset: str) -> dict[str, Any]:
+        """The options that differ from ``preset``: what to store beside the preset's name.
+
+        >>> Rules.preset("classic", transfer=True).overrides_of("classic")
+        {'transfer': True}
+        """
+        base = Rules.preset(preset).to_dict()
+        return {key: value for key, value in self.to_dict().items() if base[key] != value}
+
+    @classmethod
+    def describe_options(cls) -> list[dict[str, Any]]:
+        """Every option with its type, choices, default and help text, for building forms."""
+        described = []
+        for spec in dataclasses.fields(cls):
+            kind = _TYPES[spec.name]
+            choices = spec.metadata["choices"]
+            if choices is not None:
+                type_name = "choice"
+            elif spec.name in _OPTIONAL_INTS:
+                type_name = "optional_int"
+            else:
+                type_name = kind.__name__
+            described.append(
+                {
+                    "name": spec.name,
+                    "type": type_name,
+                    "choices": list(choices) if choices is not None else None,
+                    "default": spec.default,
+                    "help": spec.metadata["help"],
+                }
+            )
+        return described
+
+
+_OPTIONAL_INTS: Final = frozenset({"max_attack", "opening_limit"})
+_TYPES: Final[dict[str, type]] = {
+    spec.name: (int if spec.name in _OPTIONAL_INTS else type(spec.default))
+    for spec in dataclasses.fields(Rules)
+}
+
+#: Presets in display order: name -> what it plays.
+PRESETS: Final = {
+    "classic": "Podkidnoy, the Full rules: throw-in with attacker priority, trump 6 swap",
+    "perevodnoy": "The Full rules' transfer variant: pass the attack on with a card of the same rank",
+    "black_book": "The Black Book: transfer, throw in any time, limit of 5 until the first defence",
+    "tabletop": "Tabletop Simulator: left of the dealer attacks, others join after the first beat",
+    "durak24": "durak24.com: 24 cards (9 to ace), one card at a time",
+}
+
+_PRESET_OPTIONS: Final[dict[str, dict[str, Any]]] = {
+    "classic": {},
+    "perevodnoy": {"transfer": True},
+    "black_book": {
+        "multi_card_attack": False,
+        "transfer": True,
+        "trump_swap": "never",
+        "throw_priority": "free",
+        "opening_limit": 5,
+        "opening_limit_until": "first_defence",
+        "opening_limit_min_players": 2,
+        "no_trump_first_attacker": "dealer",
+        "later_first_attacker": "lowest_trump",
+        "draw_order": "counterclockwise",
+    },
+    "tabletop": {
+        "max_attack": None,
+        "multi_card_attack": False,
+        "trump_swap": "before_first_attack",
+        "throw_priority": "free",
+        "throw_when": "after_first_beat",
+        "first_attacker": "left_of_dealer",
+    },
+    "durak24": {
+        "deck_size": 24,
+        "multi_card_attack": False,
+        "trump_swap": "never",
+        "throw_when": "all_beaten",
+        "add_after_take": False,
+        "later_first_attacker": "lowest_trump",
+    },
+}
