@@ -1,0 +1,27 @@
+"""Settings for the test suite: the real settings, pointed at PostgreSQL.
+
+Tests never fall back to SQLite: ``DATABASE_URL`` defaults to a local
+PostgreSQL, and ``tests/conftest.py`` fails the run if it cannot be reached.
+"""
+
+import os
+
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/durak")
+os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-" + "x" * 40)
+os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
+
+from .settings import *  # noqa: E402,F403
+from .settings import BASE_DIR  # noqa: E402
+
+SECURE_SSL_REDIRECT = False
+SESSION_COOKIE_SECURE = False
+CSRF_COOKIE_SECURE = False
+SECURE_HSTS_SECONDS = 0
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+CELERY_TASK_EAGER_PROPAGATES = True
+STATIC_ROOT = BASE_DIR / "staticfiles"

@@ -1,0 +1,42 @@
+"""Errors of the game services. ``str(error)`` is a message for the player.
+
+Each carries the HTTP status a page or API answers with.
+"""
+
+
+class GameError(Exception):
+    status_code = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class GameNotFound(GameError):
+    status_code = 404
+
+
+class NotAllowed(GameError):
+    """The user may not do this here (not seated, not the creator, ...)."""
+
+    status_code = 403
+
+
+class InvalidRules(GameError):
+    pass
+
+
+class WrongStatus(GameError):
+    """The game is not open / not running for this operation."""
+
+    status_code = 409
+
+
+class StaleVersion(GameError):
+    """The move was made against a position that has changed since."""
+
+    status_code = 409
+
+
+class IllegalMove(GameError):
+    """The engine refused the action; the message is the engine's."""

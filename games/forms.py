@@ -1,0 +1,86 @@
+"""The create-game form, built from the engine's presets and option descriptions.
+
+Every option defaults to "as the preset says"; only what the player changes
+becomes an override. Whether a combination is allowed is the engine's call
+(``services.build_rules``).
+"""
+
+from typing import Any
+
+import durak
+from django import forms
+
+PRESET_DEFAULT = ""
+
+
+def _option_field(option: dict[str, Any]) -> forms.Field:
+    label = option["name"].replace("_", " ")
+    help_text = option.get("help") or ""
+    kind = option["type"]
+    if kind == "bool":
+        return forms.TypedChoiceField(
+            label=label,
+            help_text=help_text,
+            required=False,
+            choices=[(PRESET_DEFAULT, "as the preset says"), ("true", "yes"), ("false", "no")],
+            coerce=lambda value: value == "true",
+            empty_value=None,
+        )
+    if kind == "choice":
+        return forms.ChoiceField(
+            label=label,
+            help_text=help_text,
+            required=False,
+            choices=[(PRESET_DEFAULT, "as the preset says")]
+            + [(str(choice), str(choice).replace("_", " ")) for choice in option["choices"] or []],
+        )
+    if kind == "int":
+        return forms.IntegerField(label=label, help_text=help_text, required=False, min_value=0)
+    if kind == "optional_int":
+        return forms.CharField(
+            label=label,
+            help_text=(help_text + " " if help_text else "") + "A number, or “none” for no limit.",
+            required=False,
+            max_length=8,
+        )
+    raise ValueError(f"Unknown option type {kind!r} from the engine.")
+
+
+class GameCreateForm(forms.Form):
+    preset = forms.ChoiceField(label="Rules", choices=())
+    num_players = forms.IntegerField(label="Players", min_value=2, max_value=6, initial=2)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["preset"].choices = [
+            (name, f"{name.replace('_', ' ')}: {description}")
+            for name, description in durak.PRESETS.items()
+        ]
+        self.options = durak.Rules.describe_options()
+        for option in self.options:
+            self.fields[f"opt_{option['name']}"] = _option_field(option)
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[f"opt_{option['name']}"] for option in self.options]
+
+    def overrides(self) -> dict[str, Any]:
+        """The options the player changed, typed as the engine expects."""
+        overrides: dict[str, Any] = {}
+        for option in self.options:
+            key = f"opt_{option['name']}"
+            value = self.cleaned_data.get(key)
+            if value is None or value == PRESET_DEFAULT:
+                continue
+            if option["type"] == "optional_int":
+                text = str(value).strip().lower()
+                if text in ("none", "no limit"):
+                    value = None
+                elif text.isdigit():
+                    value = int(text)
+                else:
+                    self.add_error(key, "Enter a number or “none”.")
+                    continue
+            elif option["type"] == "choice":
+                value = next(c for c in option["choices"] if str(c) == value)
+            overrides[option["name"]] = value
+        return overrides

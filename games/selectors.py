@@ -1,0 +1,86 @@
+"""Reads of games. Everything a page shows of a running game comes from
+``durak.Game.view(player)`` through ``game_view``; nothing here returns hidden cards.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+import durak
+from django.db.models import Case, Exists, IntegerField, OuterRef, Prefetch, QuerySet, Value, When
+
+from accounts.models import User
+
+from .exceptions import GameNotFound
+from .models import Game, Seat
+
+_SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+
+
+def game_version(*, game_id: int) -> int | None:
+    """The game's version alone: one query, no state loaded (for polling)."""
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+
+
+def game_get(*, game_id: int) -> Game:
+    """The game with its seats and their users (two queries)."""
+    try:
+        return Game.objects.prefetch_related(_SEATS_WITH_USERS).get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameNotFound(f"There is no game {game_id}.") from None
+
+
+def seat_of(*, game: Game, user: User | Any) -> Seat | None:
+    """The user's seat in a game fetched by ``game_get`` (no query)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return next((seat for seat in game.seats.all() if seat.user_id == user.pk), None)
+
+
+@dataclass(frozen=True)
+class GameView:
+    """What one user may see of a game: the engine's view for their seat (or a spectator's)."""
+
+    game: Game
+    seat: Seat | None
+    view: dict[str, Any] | None  # None until the game has started
+
+    @property
+    def position(self) -> int | None:
+        return None if self.seat is None else self.seat.position
+
+
+def game_view(*, game: Game, user: User | Any) -> GameView:
+    seat = seat_of(game=game, user=user)
+    if game.state is None:
+        return GameView(game=game, seat=seat, view=None)
+    engine = durak.Game.from_dict(game.state)
+    return GameView(game=game, seat=seat, view=engine.view(None if seat is None else seat.position))
+
+
+def lobby_open_games(*, limit: int = 50) -> QuerySet[Game]:
+    return (
+        Game.objects.filter(status=Game.Status.OPEN)
+        .select_related("creator")
+        .prefetch_related(_SEATS_WITH_USERS)
+        .order_by("-created_at")[:limit]
+    )
+
+
+def user_games(*, user: User, limit: int = 50) -> QuerySet[Game]:
+    """The user's open, running and recently finished games: those waiting for their move first."""
+    my_turn = Seat.objects.filter(game=OuterRef("pk"), user=user, awaiting_move=True)
+    return (
+        Game.objects.filter(seats__user=user)
+        .exclude(status=Game.Status.ABORTED)
+        .annotate(
+            my_turn=Exists(my_turn),
+            status_order=Case(
+                When(status=Game.Status.ACTIVE, then=Value(0)),
+                When(status=Game.Status.OPEN, then=Value(1)),
+                default=Value(2),
+                output_field=IntegerField(),
+            ),
+        )
+        .prefetch_related(_SEATS_WITH_USERS)
+        .order_by("-my_turn", "status_order", "-updated_at")[:limit]
+    )

@@ -1,0 +1,45 @@
+"""``{% card "10H" %}`` draws a face-up card, ``{% card_back %}`` a hidden one."""
+
+from typing import Any
+
+import durak
+from django import template
+
+from games.presentation import RED_SUITS, SUIT_NAMES, SUIT_SYMBOLS
+
+register = template.Library()
+
+
+@register.inclusion_tag("games/_card.html")
+def card(code: str, extra_class: str = "") -> dict[str, Any]:
+    suit = durak.card_suit(code)
+    return {
+        "code": code,
+        "rank": durak.card_rank(code),
+        "suit": SUIT_SYMBOLS[suit],
+        "label": f"{durak.card_rank(code)} of {SUIT_NAMES[suit]}",
+        "pretty": durak.pretty(code),
+        "colour": "red" if suit in RED_SUITS else "black",
+        "extra_class": extra_class,
+    }
+
+
+@register.inclusion_tag("games/_card_back.html")
+def card_back(extra_class: str = "") -> dict[str, Any]:
+    return {"extra_class": extra_class}
+
+
+@register.filter
+def suit_symbol(suit: str | None) -> str:
+    return SUIT_SYMBOLS.get(suit or "", "")
+
+
+@register.filter
+def suit_colour(suit: str | None) -> str:
+    return "red" if suit in RED_SUITS else "black"
+
+
+@register.filter
+def times(count: int) -> range:
+    """``{% for _ in n|times %}``: repeat a card back once per hidden card."""
+    return range(int(count or 0))

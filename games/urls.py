@@ -1,0 +1,16 @@
+from django.urls import path
+
+from . import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("games/new/", views.game_create, name="create"),
+    path("games/<int:game_id>/", views.game_detail, name="detail"),
+    path("games/<int:game_id>/poll/", views.game_poll, name="poll"),
+    path("games/<int:game_id>/move/", views.game_move, name="move"),
+    path("games/<int:game_id>/join/", views.game_join, name="join"),
+    path("games/<int:game_id>/leave/", views.game_leave, name="leave"),
+    path("games/<int:game_id>/start/", views.game_start, name="start"),
+]

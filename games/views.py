@@ -1,0 +1,172 @@
+"""Pages: thin views over services (writes) and selectors (reads).
+
+Every control is a plain form, so the site works without JavaScript; with it,
+HTMX posts the same forms and swaps only the table partial.
+"""
+
+import json
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from . import selectors, services
+from .exceptions import GameError, GameNotFound
+from .forms import GameCreateForm
+from .models import Game
+from .presentation import build_table
+
+
+def _lobby(request: HttpRequest, form: GameCreateForm, status: int = 200) -> HttpResponse:
+    context = {
+        "open_games": selectors.lobby_open_games(),
+        "my_games": (
+            selectors.user_games(user=request.user) if request.user.is_authenticated else []
+        ),
+        "form": form,
+    }
+    return render(request, "games/lobby.html", context, status=status)
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    return _lobby(request, GameCreateForm())
+
+
+@require_POST
+@login_required
+def game_create(request: HttpRequest) -> HttpResponse:
+    form = GameCreateForm(request.POST)
+    if form.is_valid():
+        overrides = form.overrides()
+        if form.is_valid():
+            try:
+                game = services.game_create(
+                    creator=request.user,
+                    preset=form.cleaned_data["preset"],
+                    num_players=form.cleaned_data["num_players"],
+                    overrides=overrides,
+                )
+            except GameError as error:
+                form.add_error(None, error.message)
+            else:
+                return redirect("games:detail", game_id=game.pk)
+    return _lobby(request, form, status=400)
+
+
+def _get_game(game_id: int) -> Game:
+    try:
+        return selectors.game_get(game_id=game_id)
+    except GameNotFound:
+        raise Http404("No such game.") from None
+
+
+def _render_game(
+    request: HttpRequest, game_id: int, *, error: str = "", status: int = 200
+) -> HttpResponse:
+    game = _get_game(game_id)
+    seen = selectors.game_view(game=game, user=request.user)
+    seats = list(game.seats.all())
+    table = None
+    if seen.view is not None:
+        names = {seat.position: seat.user.username for seat in seats}
+        table = build_table(seen.view, names, seen.position)
+    context: dict[str, Any] = {
+        "game": game,
+        "seats": seats,
+        "seat": seen.seat,
+        "table": table,
+        "error": error,
+        "poll_seconds": settings.GAME_POLL_SECONDS,
+        "can_join": (
+            request.user.is_authenticated
+            and seen.seat is None
+            and game.status == Game.Status.OPEN
+            and len(seats) < game.num_players
+        ),
+        "can_start": (
+            request.user.is_authenticated
+            and game.status == Game.Status.OPEN
+            and request.user.pk == game.creator_id
+            and len(seats) >= 2
+        ),
+    }
+    template = "games/game.html#table" if request.htmx else "games/game.html"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _render_game(request, game_id)
+
+
+@require_GET
+def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Answers 204 from the version number alone while nothing changed (one query);
+    otherwise the table partial."""
+    version = selectors.game_version(game_id=game_id)
+    if version is None:
+        raise Http404("No such game.")
+    if request.GET.get("version") == str(version):
+        return HttpResponse(status=204)
+    return _render_game(request, game_id)
+
+
+@require_POST
+@login_required
+def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        expected_version = int(request.POST.get("expected_version", ""))
+        action = json.loads(request.POST.get("action", ""))
+    except ValueError:
+        return _render_game(request, game_id, error="That move was not understood.", status=400)
+    try:
+        services.make_move(
+            user=request.user, game_id=game_id, action=action, expected_version=expected_version
+        )
+    except GameNotFound:
+        raise Http404("No such game.") from None
+    except GameError as error:
+        return _render_game(request, game_id, error=error.message, status=error.status_code)
+    if request.htmx:
+        return _render_game(request, game_id)
+    return redirect("games:detail", game_id=game_id)
+
+
+def _seat_action(
+    request: HttpRequest, game_id: int, service: Any, done: str, then: str = "games:detail"
+) -> HttpResponse:
+    """Run a join/leave/start service; report the outcome as a message on the next page."""
+    try:
+        service(user=request.user, game_id=game_id)
+    except GameNotFound:
+        raise Http404("No such game.") from None
+    except GameError as error:
+        messages.error(request, error.message)
+        return redirect("games:detail", game_id=game_id)
+    messages.success(request, done)
+    return redirect(then, game_id=game_id) if then == "games:detail" else redirect(then)
+
+
+@require_POST
+@login_required
+def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _seat_action(request, game_id, services.game_join, "You took a seat.")
+
+
+@require_POST
+@login_required
+def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _seat_action(
+        request, game_id, services.game_leave, "You left the game.", then="games:lobby"
+    )
+
+
+@require_POST
+@login_required
+def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _seat_action(request, game_id, services.game_start, "The cards are dealt.")
