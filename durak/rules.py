@@ -224,7 +224,7 @@ _TYPES: Final[dict[str, type]] = {
 #: Presets in display order: name -> what it plays.
 PRESETS: Final = {
     "classic": "Podkidnoy, the Full rules: throw-in with attacker priority, trump 6 swap",
-    "perevodnoy": "The Full rules' transfer variant: pass the attack on with a card of the same rank",
+    "perevodnoy": "The Full rules' transfer variant: pass the attack on with a same-rank card",
     "black_book": "The Black Book: transfer, throw in any time, limit of 5 until the first defence",
     "tabletop": "Tabletop Simulator: left of the dealer attacks, others join after the first beat",
     "durak24": "durak24.com: 24 cards (9 to ace), one card at a time",
