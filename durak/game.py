@@ -32,6 +32,9 @@ from durak.rules import Rules, RulesError
 
 Action: TypeAlias = dict[str, Any]
 ACTION_TYPES: Final = ("attack", "throw", "defend", "transfer", "take", "pass", "swap_trump")
+#: Actions the site applies for a player rather than a choice offered to them: ``timeout`` when the
+#: player's time runs out, ``resign`` when they walk away (leave a running game, or are suspended).
+SYSTEM_ACTION_TYPES: Final = ("timeout", "resign")
 
 
 class IllegalAction(ValueError):
@@ -75,6 +78,8 @@ class Game:
     loser: int | None
     last_bout: dict[str, Any] | None
     shown_trump: str | None
+    timeouts: list[int]
+    end: dict[str, Any] | None
 
     # --- construction -----------------------------------------------------------------------
 
@@ -194,6 +199,8 @@ class Game:
         game.loser = None
         game.last_bout = None
         game.shown_trump = None
+        game.timeouts = [0] * players
+        game.end = None
         return game
 
     def _choose_first_attacker(self, rule: str) -> None:
@@ -419,7 +426,7 @@ class Game:
             raise IllegalAction("an action is a JSON object with a type and a player")
         kind = action.get("type")
         player = action.get("player")
-        if kind not in ACTION_TYPES:
+        if kind not in ACTION_TYPES and kind not in SYSTEM_ACTION_TYPES:
             raise IllegalAction(
                 f"unknown action type {kind!r}: use one of {', '.join(ACTION_TYPES)}"
             )
@@ -435,7 +442,9 @@ class Game:
             if name not in action:
                 raise IllegalAction(f"a {kind} action needs {name!r}")
         getattr(self, f"_apply_{kind}")(player, action)
-        if self.table and self._bout_complete():
+        if kind != "timeout":
+            self.timeouts[player] = 0
+        if self.table and not self.over and self._bout_complete():
             self._end_bout()
 
     def _card_in_hand(self, player: int, card: object) -> str:
@@ -586,6 +595,39 @@ class Game:
             return "the trump card may be swapped only before the first attack"
         return f"only the holder of the {self.rules.swap_rank} of trumps may swap it"
 
+    def _apply_timeout(self, player: int, action: Action) -> None:
+        if player not in self.waiting_for():
+            raise IllegalAction(f"the game is not waiting for player {player}")
+        self.timeouts[player] += 1
+        if self.rules.on_timeout == "fool" or self.timeouts[player] > 1:
+            self._lose(player, "timeout")
+            return
+        self._apply_automatic(player)
+
+    def _apply_automatic(self, player: int) -> None:
+        """The safe move for a player out of time: the defender takes, a thrower passes, an
+        opening attacker plays their lowest card, a non-trump if they have one."""
+        if not self.table:
+            hand = self.hands[player]
+            card = min(hand, key=lambda c: (c[-1] == self.trump, RANK_VALUE[c]))
+            self._apply_attack(player, {"cards": [card]})
+        elif player == self.defender:
+            self._apply_take(player, {})
+        else:
+            self._apply_pass(player, {})
+
+    def _apply_resign(self, player: int, action: Action) -> None:
+        if player in self.finished:
+            raise IllegalAction("you are out of the game already")
+        self._lose(player, "resign")
+
+    def _lose(self, player: int, reason: str) -> None:
+        """End the game at once with ``player`` as the fool (out of time, or walked away)."""
+        self.over = True
+        self.loser = player
+        self.attacker = self.defender = None
+        self.end = {"reason": reason, "player": player}
+
     def _card_landed(self, player: int) -> None:
         self.passed.clear()
         if not self.stock and not self.hands[player] and player not in self.finished:
@@ -646,6 +688,7 @@ class Game:
         self.over = True
         self.loser = holding[0] if holding else None
         self.attacker = self.defender = None
+        self.end = {"reason": "cards", "player": self.loser}
         return True
 
     # --- seeing and storing --------------------------------------------------------------------
@@ -678,6 +721,7 @@ class Game:
             "actions": self.legal_actions(player) if player is not None else [],
             "last_bout": dict(self.last_bout) if self.last_bout else None,
             "shown_trump": self.shown_trump,
+            "end": dict(self.end) if self.end else None,
             "rules": self.rules.to_dict(),
         }
 
@@ -705,6 +749,8 @@ class Game:
             "loser": self.loser,
             "last_bout": dict(self.last_bout) if self.last_bout else None,
             "shown_trump": self.shown_trump,
+            "timeouts": list(self.timeouts),
+            "end": dict(self.end) if self.end else None,
         }
 
     @classmethod
@@ -728,6 +774,8 @@ class Game:
         game.loser = data["loser"]
         game.last_bout = dict(data["last_bout"]) if data["last_bout"] else None
         game.shown_trump = data["shown_trump"]
+        game.timeouts = list(data["timeouts"])
+        game.end = dict(data["end"]) if data["end"] else None
         return game
 
     def copy(self) -> Game:
@@ -740,6 +788,7 @@ class Game:
         game.table = [list(pair) for pair in self.table]
         game.passed = set(self.passed)
         game.finished = list(self.finished)
+        game.timeouts = list(self.timeouts)
         return game
 
     def __repr__(self) -> str:
@@ -755,4 +804,6 @@ _ACTION_FIELDS: Final[dict[str, set[str]]] = {
     "take": set(),
     "pass": set(),
     "swap_trump": set(),
+    "timeout": set(),
+    "resign": set(),
 }

@@ -100,6 +100,13 @@ class Rules:
         ("clockwise", "counterclockwise"),
     )
 
+    on_timeout: str = _option(
+        "fool",
+        "A player who runs out of time is the fool at once, or gets a safe automatic move "
+        "and is the fool only at a second timeout in a row",
+        ("fool", "auto"),
+    )
+
     def __post_init__(self) -> None:
         for spec in dataclasses.fields(self):
             value = getattr(self, spec.name)
