@@ -10,8 +10,8 @@ os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/durak"
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-" + "x" * 40)
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
 
-from .settings import *  # noqa: E402,F403
-from .settings import BASE_DIR  # noqa: E402
+from .settings import *  # noqa: F403
+from .settings import BASE_DIR
 
 SECURE_SSL_REDIRECT = False
 SESSION_COOKIE_SECURE = False

@@ -7,8 +7,9 @@ becomes an override. Whether a combination is allowed is the engine's call
 
 from typing import Any
 
-import durak
 from django import forms
+
+import durak
 
 PRESET_DEFAULT = ""
 
@@ -53,8 +54,7 @@ class GameCreateForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["preset"].choices = [
-            (name, f"{name.replace('_', ' ')}: {description}")
-            for name, description in durak.PRESETS.items()
+            (name, f"{name.replace('_', ' ')}: {description}") for name, description in durak.PRESETS.items()
         ]
         self.options = durak.Rules.describe_options()
         for option in self.options:

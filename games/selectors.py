@@ -5,9 +5,9 @@
 from dataclasses import dataclass
 from typing import Any
 
-import durak
 from django.db.models import Case, Exists, IntegerField, OuterRef, Prefetch, QuerySet, Value, When
 
+import durak
 from accounts.models import User
 
 from .exceptions import GameNotFound

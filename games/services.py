@@ -10,10 +10,10 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-import durak
 from django.db import transaction
 from django.utils import timezone
 
+import durak
 from accounts.models import User
 
 from . import tasks
@@ -194,9 +194,7 @@ def _start(game: Game, seats: list[Seat]) -> None:
         engine = _engine_from_deal(durak.Rules.from_dict(game.rules), game.deal)
     else:
         game.dealer = game.seed % len(seats)
-        engine = durak.Game.new(
-            durak.Rules.from_dict(game.rules), len(seats), game.seed, dealer=game.dealer
-        )
+        engine = durak.Game.new(durak.Rules.from_dict(game.rules), len(seats), game.seed, dealer=game.dealer)
     game.state = engine.to_dict()
     game.status = Game.Status.ACTIVE
     game.started_at = timezone.now()
@@ -225,9 +223,7 @@ def _sync_seats(game: Game, seats: list[Seat], engine: durak.Game) -> None:
 
 
 @transaction.atomic
-def make_move(
-    *, user: User, game_id: int, action: Mapping[str, Any], expected_version: int
-) -> Game:
+def make_move(*, user: User, game_id: int, action: Mapping[str, Any], expected_version: int) -> Game:
     """Apply one action of ``user`` to the game, as seen at ``expected_version``.
 
     Locks the game row (``select_for_update``) for the whole transaction, so
@@ -258,9 +254,7 @@ def make_move(
     except durak.IllegalAction as error:
         raise IllegalMove(str(error)) from None
 
-    Move.objects.create(
-        game=game, seq=game.moves.count() + 1, position=seat.position, action=full_action
-    )
+    Move.objects.create(game=game, seq=game.moves.count() + 1, position=seat.position, action=full_action)
     game.state = engine.to_dict()
     game.version += 1
     _sync_seats(game, seats, engine)

@@ -24,9 +24,7 @@ from .presentation import build_table
 def _lobby(request: HttpRequest, form: GameCreateForm, status: int = 200) -> HttpResponse:
     context = {
         "open_games": selectors.lobby_open_games(),
-        "my_games": (
-            selectors.user_games(user=request.user) if request.user.is_authenticated else []
-        ),
+        "my_games": (selectors.user_games(user=request.user) if request.user.is_authenticated else []),
         "form": form,
     }
     return render(request, "games/lobby.html", context, status=status)
@@ -65,9 +63,7 @@ def _get_game(game_id: int) -> Game:
         raise Http404("No such game.") from None
 
 
-def _render_game(
-    request: HttpRequest, game_id: int, *, error: str = "", status: int = 200
-) -> HttpResponse:
+def _render_game(request: HttpRequest, game_id: int, *, error: str = "", status: int = 200) -> HttpResponse:
     game = _get_game(game_id)
     seen = selectors.game_view(game=game, user=request.user)
     seats = list(game.seats.all())
@@ -161,9 +157,7 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _seat_action(
-        request, game_id, services.game_leave, "You left the game.", then="games:lobby"
-    )
+    return _seat_action(request, game_id, services.game_leave, "You left the game.", then="games:lobby")
 
 
 @require_POST

@@ -2,9 +2,9 @@
 
 from typing import Any
 
-import durak
 from django import template
 
+import durak
 from games.presentation import RED_SUITS, SUIT_NAMES, SUIT_SYMBOLS
 
 register = template.Library()

@@ -1,0 +1,95 @@
+"""factory_boy factories and stacked deals for the tests.
+
+Games are made through the services, so every game a test sees is one the
+site could have produced.
+"""
+
+from typing import Any
+
+import factory
+from factory.django import DjangoModelFactory
+
+from accounts.models import User
+from games import services
+from games.models import Game
+
+PASSWORD = "correct-horse-battery"
+
+# Two players, classic, empty stock, clubs trump. Player 0 leads 6S, player 1
+# beats it with 8S and is out; player 0 still holds 7H and is the fool.
+SHORT_DEAL: dict[str, Any] = {
+    "hands": [["6S", "7H"], ["8S"]],
+    "stock": [],
+    "trump": "C",
+    "first_attacker": 0,
+}
+
+# Two players, a few bouts: stock of two cards, hearts trump (the 9H is face up).
+LONGER_DEAL: dict[str, Any] = {
+    "hands": [["6S", "7D", "QC", "AH"], ["8S", "9D", "6C", "KS"]],
+    "stock": ["10C", "9H"],
+    "first_attacker": 0,
+}
+
+
+class UserFactory(DjangoModelFactory):
+    class Meta:
+        model = User
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"player{n}")
+    email = factory.LazyAttribute(lambda user: f"{user.username}@example.com")
+    password = factory.django.Password(PASSWORD)
+
+
+class GameFactory(factory.Factory):
+    """An open game, made by ``services.game_create``; its creator holds seat 0."""
+
+    class Meta:
+        model = Game
+
+    creator = factory.SubFactory(UserFactory)
+    preset = "classic"
+    num_players = 2
+    overrides = factory.Dict({})
+    seed = factory.Sequence(lambda n: 4242 + n)
+    deal = None
+
+    @classmethod
+    def _create(cls, model_class: type[Game], **kwargs: Any) -> Game:
+        return services.game_create(**kwargs)
+
+
+def started_game(
+    *, players: int = 2, deal: dict[str, Any] | None = None, **kwargs: Any
+) -> tuple[Game, list[User]]:
+    """A game that every seat has joined, so it has started; its users by position."""
+    game = GameFactory(num_players=players, deal=deal, **kwargs)
+    users = [game.creator, *UserFactory.create_batch(players - 1)]
+    for user in users[1:]:
+        services.game_join(user=user, game_id=game.pk)
+    game.refresh_from_db()
+    by_position = {seat.position: seat.user for seat in game.seats.select_related("user")}
+    return game, [by_position[p] for p in range(players)]
+
+
+def play_moves(game: Game, users: list[User], count: int) -> Game:
+    """Make up to ``count`` moves through ``services.make_move``: each time the first
+    legal action of the first player the engine waits for."""
+    import durak
+
+    for _ in range(count):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        assert game.state is not None
+        engine = durak.Game.from_dict(game.state)
+        player = engine.waiting_for()[0]
+        services.make_move(
+            user=users[player],
+            game_id=game.pk,
+            action=engine.legal_actions(player)[0],
+            expected_version=game.version,
+        )
+    game.refresh_from_db()
+    return game
