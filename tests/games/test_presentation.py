@@ -1,0 +1,41 @@
+from games.presentation import action_button, action_label, build_table
+
+
+def test_action_labels_and_posted_values() -> None:
+    button = action_button({"type": "defend", "player": 1, "target": "6S", "card": "10S"})
+    assert button.label == "Beat 6♠ with 10♠"
+    assert button.value == '{"card": "10S", "target": "6S", "type": "defend"}'
+    assert button.cards == ("10S",)
+    assert action_label({"type": "attack", "player": 0, "cards": ["7H", "7D"]}) == "Attack with 7♥ 7♦"
+    assert action_label({"type": "take", "player": 0}) == "Take the cards"
+    assert action_label({"type": "timeout", "player": 0}) == "Timeout"
+
+
+def test_table_sentences() -> None:
+    view = {
+        "hand": ["8S"],
+        "hand_sizes": [2, 1, 3],
+        "table": [["6S", None]],
+        "attacker": 0,
+        "defender": 1,
+        "taking": False,
+        "finished": [],
+        "over": False,
+        "loser": None,
+        "waiting_for": [1, 2],
+        "actions": [
+            {"type": "defend", "player": 1, "target": "6S", "card": "8S"},
+            {"type": "take", "player": 1},
+        ],
+    }
+    table = build_table(view, {0: "anna", 1: "ben", 2: "carla"}, me=1)
+    assert table.status_line == "Your move. (carla may act too.)"
+    assert table.role_line == "Anna attacks you."
+    assert [p.name for p in table.opponents] == ["carla", "anna"]
+    assert [b.label for b in table.pairs[0].defend_buttons] == ["Beat 6♠ with 8♠"]
+    assert [b.label for b in table.other_buttons] == ["Take the cards"]
+    assert table.playable == {"8S"}
+    spectator = build_table({**view, "hand": [], "actions": []}, {0: "anna", 1: "ben", 2: "carla"}, None)
+    assert spectator.status_line == "Waiting for ben and carla."
+    over = build_table({**view, "over": True, "loser": 2}, {0: "anna", 1: "ben", 2: "carla"}, 0)
+    assert over.status_line == "The game is over: carla is the fool."
