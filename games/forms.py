@@ -14,7 +14,8 @@ import durak
 PRESET_DEFAULT = ""
 
 
-def _option_field(option: dict[str, Any]) -> forms.Field:
+def _option_field(option: dict[str, Any]) -> forms.Field | None:
+    """A form field for one engine option; None for a kind of option this form does not know."""
     label = option["name"].replace("_", " ")
     help_text = option.get("help") or ""
     kind = option["type"]
@@ -44,7 +45,15 @@ def _option_field(option: dict[str, Any]) -> forms.Field:
             required=False,
             max_length=8,
         )
-    raise ValueError(f"Unknown option type {kind!r} from the engine.")
+    if kind == "ranks":
+        return forms.MultipleChoiceField(
+            label=label,
+            help_text=(help_text + " " if help_text else "") + "None ticked: as the preset says.",
+            required=False,
+            choices=[(str(rank), str(rank)) for rank in option["choices"] or []],
+            widget=forms.CheckboxSelectMultiple,
+        )
+    return None
 
 
 class GameCreateForm(forms.Form):
@@ -56,9 +65,12 @@ class GameCreateForm(forms.Form):
         self.fields["preset"].choices = [
             (name, f"{name.replace('_', ' ')}: {description}") for name, description in durak.PRESETS.items()
         ]
-        self.options = durak.Rules.describe_options()
-        for option in self.options:
-            self.fields[f"opt_{option['name']}"] = _option_field(option)
+        self.options = []
+        for option in durak.Rules.describe_options():
+            field = _option_field(option)
+            if field is not None:
+                self.options.append(option)
+                self.fields[f"opt_{option['name']}"] = field
 
     def option_fields(self) -> list[forms.BoundField]:
         return [self[f"opt_{option['name']}"] for option in self.options]
@@ -69,7 +81,7 @@ class GameCreateForm(forms.Form):
         for option in self.options:
             key = f"opt_{option['name']}"
             value = self.cleaned_data.get(key)
-            if value is None or value == PRESET_DEFAULT:
+            if value is None or value == PRESET_DEFAULT or value == []:
                 continue
             if option["type"] == "optional_int":
                 text = str(value).strip().lower()

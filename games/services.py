@@ -15,6 +15,7 @@ from django.utils import timezone
 
 import durak
 from accounts.models import User
+from durak.game import SYSTEM_ACTION_TYPES
 
 from . import tasks
 from .exceptions import (
@@ -243,6 +244,8 @@ def make_move(*, user: User, game_id: int, action: Mapping[str, Any], expected_v
         raise NotAllowed("You have no seat in this game.")
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
         raise IllegalMove("That is not an action.")
+    if action["type"] in SYSTEM_ACTION_TYPES:  # timeouts and resignations have services of their own
+        raise IllegalMove("That is not a move you can make on the table.")
     if action.get("player", seat.position) != seat.position:
         raise NotAllowed("You can only move for yourself.")
     full_action = {**action, "player": seat.position}

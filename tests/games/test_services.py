@@ -309,3 +309,12 @@ def test_make_move_on_an_open_game_is_refused() -> None:
     game = GameFactory(num_players=3)
     with pytest.raises(WrongStatus):
         services.make_move(user=game.creator, game_id=game.pk, action={"type": "take"}, expected_version=0)
+
+
+@pytest.mark.parametrize("kind", ["timeout", "resign"])
+def test_players_cannot_post_system_actions(kind: str) -> None:
+    game, users = started_game(deal=LONGER_DEAL)
+    before = snapshot(game)
+    with pytest.raises(IllegalMove):
+        services.make_move(user=users[0], game_id=game.pk, action={"type": kind}, expected_version=game.version)
+    assert snapshot(game) == before

@@ -362,3 +362,16 @@ def test_game_page_and_poll_queries_do_not_grow_with_moves(
     with django_assert_max_num_queries(1):
         response = client.get(reverse("games:poll", args=[game.pk]) + f"?version={game.version}")
         assert response.status_code == 204
+
+
+def test_create_game_with_enchanted_ranks(user: Any) -> None:
+    kinds = {option["type"] for option in durak.Rules.describe_options()}
+    if "ranks" not in kinds:
+        pytest.skip("the engine has no rank-list option")
+    name = next(o["name"] for o in durak.Rules.describe_options() if o["type"] == "ranks")
+    response = client_for(user).post(
+        reverse("games:create"),
+        {"preset": "black_book", "num_players": "2", f"opt_{name}": ["6", "7"]},
+    )
+    assert response.status_code == 302, response.content.decode()
+    assert Game.objects.get().rule_overrides == {name: ["6", "7"]}

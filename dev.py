@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""The project's two commands. Needs nothing but Python 3.11+ (standard library only).
+
+    python3 dev.py serve   # the whole site: web server, Celery worker and beat
+    python3 dev.py test    # the whole test suite, against PostgreSQL
+
+If the running Python lacks the project's dependencies, a virtual environment
+is made in .venv and the project installed into it (once; again when
+pyproject.toml changes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import os
+import re
+import subprocess
+import sys
+import tomllib
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PYPROJECT = ROOT / "pyproject.toml"
+
+
+def requirement_names(extras: tuple[str, ...]) -> list[str]:
+    project = tomllib.loads(PYPROJECT.read_text())["project"]
+    requirements = list(project["dependencies"])
+    for extra in extras:
+        requirements += project["optional-dependencies"][extra]
+    names = [re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", r).group(1) for r in requirements]  # type: ignore[union-attr]
+    return [name for name in names if name != project["name"]]
+
+
+def missing_here(extras: tuple[str, ...]) -> list[str]:
+    missing = []
+    for name in requirement_names(extras):
+        try:
+            importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            missing.append(name)
+    return missing
+
+
+def venv_python() -> Path:
+    return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def python_with_dependencies(extras: tuple[str, ...]) -> str:
+    """This Python if it has every dependency, else the project's .venv (made as needed)."""
+    missing = missing_here(extras)
+    if not missing:
+        return sys.executable
+    stamp = VENV / ".installed"
+    wanted = hashlib.sha256(PYPROJECT.read_bytes() + ",".join(extras).encode()).hexdigest()
+    if not venv_python().exists():
+        print(f"Missing {', '.join(missing)}: creating a virtual environment in {VENV} ...", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    if not stamp.exists() or stamp.read_text() != wanted:
+        spec = f".[{','.join(extras)}]" if extras else "."
+        print(f"Installing the project and its dependencies ({spec}) into {VENV} ...", flush=True)
+        subprocess.run(
+            [str(venv_python()), "-m", "pip", "install", "--quiet", "-e", spec], cwd=ROOT, check=True
+        )
+        stamp.write_text(wanted)
+    return str(venv_python())
+
+
+def run(python: str, *args: str, env: dict[str, str]) -> None:
+    subprocess.run([python, *args], cwd=ROOT, env=env, check=True)
+
+
+def serve(args: list[str]) -> int:
+    python = python_with_dependencies(())
+    env = dict(os.environ)
+    env.setdefault("DEBUG", "true")
+    env["PYTHON"] = python
+    port = env.setdefault("PORT", "8000")
+    host = env.setdefault("HOST", "127.0.0.1")
+    database = env.get("DATABASE_URL", "SQLite (db.sqlite3)")
+    broker = env.get("CELERY_BROKER_URL", "filesystem:// (.celery/)")
+    run(python, "manage.py", "migrate", "--noinput", env=env)
+    run(python, "manage.py", "create_demo_admin", env=env)
+    print(
+        f"\n  durak online: http://{host}:{port}/   (admin: http://{host}:{port}/admin/, user admin / admin)\n"
+        f"  database: {database}\n  broker:   {broker}\n"
+        "  web, Celery worker and beat are starting; Ctrl-C stops them all.\n",
+        flush=True,
+    )
+    env["PATH"] = str(Path(python).parent) + os.pathsep + env.get("PATH", "")
+    honcho = [python, "-m", "honcho", "-f", str(ROOT / "Procfile"), "start", "-p", port, *args]
+    try:
+        return subprocess.run(honcho, cwd=ROOT, env=env).returncode
+    except KeyboardInterrupt:
+        return 0
+
+
+def test(args: list[str]) -> int:
+    python = python_with_dependencies(("test",))
+    env = dict(os.environ)
+    env.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/durak")
+    workers = env.get("PYTEST_WORKERS", "2")
+    xdist = ["-n", workers] if workers not in ("", "0", "1") else []
+    print(f"Running the tests against {env['DATABASE_URL']} ...", flush=True)
+    return subprocess.run([python, "-m", "pytest", *xdist, *args], cwd=ROOT, env=env).returncode
+
+
+def main() -> int:
+    commands = {"serve": serve, "test": test}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands:
+        print(__doc__.strip())
+        return 2
+    return commands[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
