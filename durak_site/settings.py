@@ -46,6 +46,11 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "accounts",
     "games",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -160,6 +165,43 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 
 # How often an open game page asks whether anything changed.
 GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=2)
+
+# REST API (api/): token or session auth, throttled per user and per IP, every list paginated.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.PageNumberPagination",
+    "PAGE_SIZE": 20,
+    "DEFAULT_THROTTLE_CLASSES": [
+        "api.throttling.PerUserThrottle",
+        "api.throttling.PerIPThrottle",
+        "api.throttling.ScopedThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "user": env.str("API_RATE_USER", default="240/min"),
+        "ip": env.str("API_RATE_IP", default="600/min"),
+        "auth": env.str("API_RATE_AUTH", default="10/min"),
+    },
+    "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "durak API",
+    "DESCRIPTION": "Play durak through the same rules, seats and hidden information as the site's pages.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": "/api/",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {"SuitEnum": "durak.SUITS", "FirstAttackerEnum": "api.schema.FIRST_ATTACKER_CHOICES"},
+}
+# The longest a GET /api/games/{id}/wait/ holds the request open before answering "no change".
+API_WAIT_SECONDS = env.float("API_WAIT_SECONDS", default=20.0)
 
 # Security: strict unless DEBUG; each can be relaxed from the environment
 # (for example SECURE_SSL_REDIRECT=false behind a proxy that already redirects).

@@ -5,13 +5,26 @@
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Case, Exists, IntegerField, OuterRef, Prefetch, QuerySet, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce
 
 import durak
 from accounts.models import User
 
 from .exceptions import GameNotFound
-from .models import Game, Seat
+from .models import Game, Move, Seat
 
 _SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
@@ -84,3 +97,40 @@ def user_games(*, user: User, limit: int = 50) -> QuerySet[Game]:
         .prefetch_related(_SEATS_WITH_USERS)
         .order_by("-my_turn", "status_order", "-updated_at")[:limit]
     )
+
+
+def game_list(
+    *,
+    user: User,
+    status: str | None = None,
+    mine: bool = False,
+    waiting_for_me: bool = False,
+    open_to_join: bool = False,
+) -> QuerySet[Game]:
+    """Games newest first, narrowed by every filter given; hidden columns are not loaded.
+
+    ``mine``: the user has a seat. ``waiting_for_me``: running and the engine waits for the
+    user. ``open_to_join``: open, with a free seat, and the user not seated yet.
+    """
+    seated = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    games = Game.objects.defer("state", "seed", "deal")
+    if status:
+        games = games.filter(status=status)
+    if mine:
+        games = games.filter(Exists(seated))
+    if waiting_for_me:
+        games = games.filter(Exists(seated.filter(awaiting_move=True)), status=Game.Status.ACTIVE)
+    if open_to_join:
+        taken = Seat.objects.filter(game=OuterRef("pk")).values("game").annotate(n=Count("pk")).values("n")
+        games = (
+            games.filter(status=Game.Status.OPEN)
+            .exclude(Exists(seated))
+            .annotate(seats_taken=Coalesce(Subquery(taken), 0))
+            .filter(seats_taken__lt=F("num_players"))
+        )
+    return games.select_related("creator").prefetch_related(_SEATS_WITH_USERS).order_by("-created_at", "-pk")
+
+
+def game_moves(*, game_id: int) -> QuerySet[Move]:
+    """The game's move log in order. Every logged action is public: played cards lie face up."""
+    return Move.objects.filter(game_id=game_id).order_by("seq")

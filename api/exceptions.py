@@ -1,0 +1,38 @@
+"""One error body for every failure: ``{"detail": message, "code": machine_code}``, plus
+``"errors"`` (field -> messages) when the request body or query did not validate.
+
+A ``games.exceptions.GameError`` from a service keeps its message (for an illegal
+move, the engine's) and its status code: 400, 403, 404 or 409.
+"""
+
+import re
+from typing import Any
+
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from games.exceptions import GameError
+
+
+def error_code(error: GameError) -> str:
+    """``StaleVersion`` -> ``"stale_version"``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(error).__name__).lower()
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, GameError):
+        return Response({"detail": exc.message, "code": error_code(exc)}, status=exc.status_code)
+    response = drf_exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    if isinstance(exc, exceptions.ValidationError):
+        errors = response.data if isinstance(response.data, dict) else {"non_field_errors": response.data}
+        response.data = {"detail": "The request is not valid.", "code": "invalid", "errors": errors}
+    else:
+        codes = exc.get_codes()
+        response.data = {
+            "detail": str(exc.detail),
+            "code": codes if isinstance(codes, str) else exc.default_code,
+        }
+    return response

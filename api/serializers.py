@@ -1,0 +1,468 @@
+"""Request and response bodies. Every response is built field by field from a declared
+serializer, so only what is declared here can reach a client: the engine's view for the
+caller's seat (never ``Game.state``, ``seed`` or ``deal``), seats, and the public move log.
+"""
+
+from typing import Any
+
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from rest_framework import serializers
+
+import durak
+from games.models import Game, Move, Seat
+from games.selectors import GameView
+
+CARD_PATTERN = r"^(?:[2-9]|10|[JQKA])[SHDC]$"
+
+
+def card_field(**kwargs: Any) -> serializers.RegexField:
+    kwargs.setdefault("help_text", "Rank then suit, like 10H or QS.")
+    return serializers.RegexField(CARD_PATTERN, max_length=3, **kwargs)
+
+
+# --- rules ---------------------------------------------------------------------------------------
+
+
+def _option_field(option: dict[str, Any], *, required: bool) -> serializers.Field:
+    common: dict[str, Any] = {"required": required, "help_text": option.get("help") or ""}
+    kind = option["type"]
+    if kind == "bool":
+        return serializers.BooleanField(**common)
+    if kind == "int":
+        return serializers.IntegerField(**common)
+    if kind == "optional_int":
+        return serializers.IntegerField(allow_null=True, **common)
+    if kind == "choice":
+        return serializers.ChoiceField(choices=list(option["choices"]), **common)
+    if kind == "ranks":
+        return serializers.ListField(child=serializers.ChoiceField(choices=list(option["choices"])), **common)
+    # An option kind this API does not know yet: still offered, as free JSON the engine checks.
+    return serializers.JSONField(**common)
+
+
+def _rules_serializer(name: str, *, required: bool, doc: str) -> type[serializers.Serializer]:
+    fields = {
+        option["name"]: _option_field(option, required=required) for option in durak.Rules.describe_options()
+    }
+    return type(name, (serializers.Serializer,), {**fields, "__doc__": doc})
+
+
+RulesSerializer = _rules_serializer(
+    "RulesSerializer",
+    required=True,
+    doc="Every rule option the game is played with (``durak.Rules.to_dict()``).",
+)
+_RuleOverridesBase = _rules_serializer(
+    "_RuleOverridesBase",
+    required=False,
+    doc="Options that differ from the preset; the engine checks the combination.",
+)
+
+
+class RuleOverridesSerializer(_RuleOverridesBase):  # type: ignore[misc,valid-type]
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        unknown = set(self.initial_data) - set(self.fields) if isinstance(self.initial_data, dict) else set()
+        if unknown:
+            raise serializers.ValidationError(f"Unknown rule option(s): {', '.join(sorted(unknown))}.")
+        return attrs
+
+
+# --- actions: one member of a union per engine action type ---------------------------------------
+
+
+class _Action(serializers.Serializer):
+    kind: str = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        kind = serializers.ChoiceField(choices=[cls.kind], help_text="The action type.")
+        cls._declared_fields = {"type": kind, **cls._declared_fields}
+
+
+def as_suit_field() -> serializers.ChoiceField:
+    return serializers.ChoiceField(
+        choices=list(durak.SUITS), required=False, help_text="The suit an enchanted eight is played as."
+    )
+
+
+class AttackActionSerializer(_Action):
+    """Open a bout with one card, or several of one rank where the rules allow."""
+
+    kind = "attack"
+    cards = serializers.ListField(child=card_field(), min_length=1)
+    as_suit = as_suit_field()
+
+
+class ThrowActionSerializer(_Action):
+    """Add a card of a rank already on the table."""
+
+    kind = "throw"
+    card = card_field()
+    as_suit = as_suit_field()
+
+
+class DefendActionSerializer(_Action):
+    """Beat the attack card ``target`` with ``card``."""
+
+    kind = "defend"
+    target = card_field()
+    card = card_field()
+    as_suit = as_suit_field()
+
+
+class TransferActionSerializer(_Action):
+    """Pass the attack on to the next player with a card of the same rank (perevodnoy)."""
+
+    kind = "transfer"
+    card = card_field()
+    as_suit = as_suit_field()
+
+
+class TakeActionSerializer(_Action):
+    """The defender picks up the table."""
+
+    kind = "take"
+
+
+class PassActionSerializer(_Action):
+    """Throw in nothing more this time."""
+
+    kind = "pass"
+
+
+class SwapTrumpActionSerializer(_Action):
+    """Swap the lowest trump from your hand for the face-up trump card."""
+
+    kind = "swap_trump"
+
+
+class ReverseActionSerializer(_Action):
+    """Turn the direction of play around (after an enchanted king, where the rules allow)."""
+
+    kind = "reverse"
+
+
+class TimeoutActionSerializer(_Action):
+    """Applied by the server when a player's time ran out (never sent by a client)."""
+
+    kind = "timeout"
+
+
+class ResignActionSerializer(_Action):
+    """Applied by the server when a player walked away (never sent by a client)."""
+
+    kind = "resign"
+
+
+PLAYER_ACTIONS: dict[str, type[_Action]] = {
+    serializer.kind: serializer
+    for serializer in (
+        AttackActionSerializer,
+        ThrowActionSerializer,
+        DefendActionSerializer,
+        TransferActionSerializer,
+        TakeActionSerializer,
+        PassActionSerializer,
+        SwapTrumpActionSerializer,
+        ReverseActionSerializer,
+    )
+}
+LOGGED_ACTIONS: dict[str, type[_Action]] = {
+    **PLAYER_ACTIONS,
+    "timeout": TimeoutActionSerializer,
+    "resign": ResignActionSerializer,
+}
+
+
+class _ActionUnionField(serializers.Field):
+    """An engine action without its ``"player"`` (the caller's seat, or ``player`` beside it).
+
+    Output keeps only the declared fields of the action's type.
+    """
+
+    members: dict[str, type[_Action]] = {}
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError('An action is an object with a "type".')
+        kind = data.get("type")
+        if kind in durak.game.SYSTEM_ACTION_TYPES and kind not in self.members:
+            raise serializers.ValidationError(f"{kind!r} is applied by the server, never sent by a player.")
+        if kind not in self.members:
+            raise serializers.ValidationError(
+                f"Unknown action type {kind!r}: use one of {', '.join(self.members)}."
+            )
+        member = self.members[kind](data=data)
+        member.is_valid(raise_exception=True)
+        extra = set(data) - set(member.fields)
+        if extra:
+            raise serializers.ValidationError(
+                f"Unexpected field(s) in a {kind} action: {', '.join(sorted(extra))}."
+            )
+        return dict(member.validated_data)
+
+    def to_representation(self, value: dict[str, Any]) -> dict[str, Any]:
+        return dict(self.members[value["type"]](value).data)
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="Action",
+        serializers={kind: serializer for kind, serializer in PLAYER_ACTIONS.items()},
+        resource_type_field_name="type",
+    )
+)
+class ActionField(_ActionUnionField):
+    members = PLAYER_ACTIONS
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="LoggedAction",
+        serializers={kind: serializer for kind, serializer in LOGGED_ACTIONS.items()},
+        resource_type_field_name="type",
+    )
+)
+class LoggedActionField(_ActionUnionField):
+    members = LOGGED_ACTIONS
+
+
+def without_player(action: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in action.items() if key != "player"}
+
+
+# --- the engine's view ---------------------------------------------------------------------------
+
+
+class LastBoutSerializer(serializers.Serializer):
+    attacker = serializers.IntegerField()
+    defender = serializers.IntegerField()
+    result = serializers.ChoiceField(choices=["beaten", "taken"])
+
+
+class EndSerializer(serializers.Serializer):
+    reason = serializers.ChoiceField(choices=["cards", "timeout", "resign"])
+    player = serializers.IntegerField(allow_null=True, help_text="The fool; null for a draw or a team game.")
+    team = serializers.IntegerField(
+        allow_null=True, required=False, help_text="The losing team, in team games."
+    )
+
+
+class EngineViewSerializer(serializers.Serializer):
+    """``durak.Game.view(seat)``: the caller's own hand and what lies face up, nothing else.
+
+    Its list of actions is ``legal_actions`` beside it.
+    """
+
+    player = serializers.IntegerField(allow_null=True, help_text="Your seat; null for a spectator.")
+    players = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    hand = serializers.ListField(child=card_field(), help_text="Your cards, sorted; empty for a spectator.")
+    hand_sizes = serializers.ListField(child=serializers.IntegerField(), help_text="Cards held, by seat.")
+    table = serializers.ListField(
+        child=serializers.ListField(child=card_field(allow_null=True), min_length=2, max_length=2),
+        help_text="[attack card, defence card or null] pairs.",
+    )
+    named_suits = serializers.DictField(
+        child=serializers.ChoiceField(choices=list(durak.SUITS)),
+        required=False,
+        help_text="Card on the table -> the suit it was played as (enchanted eights).",
+    )
+    trump = serializers.ChoiceField(choices=list(durak.SUITS), allow_null=True)
+    trump_card = card_field(
+        allow_null=True, help_text="The face-up card under the stock; null when no stock."
+    )
+    stock_size = serializers.IntegerField()
+    discard_size = serializers.IntegerField()
+    attacker = serializers.IntegerField(allow_null=True)
+    defender = serializers.IntegerField(allow_null=True)
+    direction = serializers.ChoiceField(
+        choices=[1, -1], required=False, help_text="1 clockwise, -1 after play was reversed."
+    )
+    taking = serializers.BooleanField()
+    passed = serializers.ListField(child=serializers.IntegerField())
+    limit = serializers.IntegerField(allow_null=True, help_text="Most attack cards this bout.")
+    finished = serializers.ListField(child=serializers.IntegerField(), help_text="Seats out, in order.")
+    over = serializers.BooleanField()
+    loser = serializers.IntegerField(allow_null=True)
+    teams = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        allow_null=True,
+        required=False,
+        help_text="The seats of each team; null without teams.",
+    )
+    losing_team = serializers.IntegerField(allow_null=True, required=False)
+    waiting_for = serializers.ListField(child=serializers.IntegerField())
+    last_bout = LastBoutSerializer(allow_null=True)
+    shown_trump = card_field(allow_null=True, help_text="The trump shown to pick the first attacker.")
+    end = EndSerializer(allow_null=True)
+    enchanted = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Enchanted ranks."
+    )
+    rules = RulesSerializer()
+
+
+# --- games ---------------------------------------------------------------------------------------
+
+
+class SeatSerializer(serializers.Serializer):
+    position = serializers.IntegerField(help_text="The engine's player number.")
+    username = serializers.CharField(source="user.username")
+    awaiting_move = serializers.BooleanField()
+    result = serializers.SerializerMethodField()
+    place = serializers.IntegerField(allow_null=True, help_text="1 for the first player out, and so on.")
+
+    @extend_schema_field(
+        serializers.ChoiceField(
+            choices=[Seat.Result.OUT, Seat.Result.FOOL, Seat.Result.DRAW],
+            allow_null=True,
+            help_text="null while playing.",
+        )
+    )
+    def get_result(self, seat: Seat) -> str | None:
+        return seat.result or None
+
+
+class GameSummarySerializer(serializers.Serializer):
+    """A game in a list: who sits where, never any card."""
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    version = serializers.IntegerField()
+    preset = serializers.CharField()
+    num_players = serializers.IntegerField()
+    creator = serializers.CharField(source="creator.username")
+    seats = SeatSerializer(source="seats.all", many=True)
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class ResultSerializer(serializers.Serializer):
+    reason = serializers.ChoiceField(choices=["cards", "timeout", "resign"])
+    loser = serializers.IntegerField(
+        allow_null=True, help_text="The fool's seat; null for a draw or a team game."
+    )
+    loser_username = serializers.CharField(allow_null=True)
+    losing_team = serializers.IntegerField(allow_null=True, help_text="In team games: the team that lost.")
+
+
+class GameDetailSerializer(serializers.Serializer):
+    """A game as one user sees it. Built from ``games.selectors.GameView``."""
+
+    id = serializers.IntegerField(source="game.pk")
+    status = serializers.ChoiceField(choices=Game.Status.choices, source="game.status")
+    version = serializers.IntegerField(source="game.version", help_text="Send it back as expected_version.")
+    preset = serializers.CharField(source="game.preset")
+    rules = RulesSerializer(source="game.rules")
+    num_players = serializers.IntegerField(source="game.num_players")
+    creator = serializers.CharField(source="game.creator.username")
+    created_at = serializers.DateTimeField(source="game.created_at")
+    started_at = serializers.DateTimeField(source="game.started_at", allow_null=True)
+    finished_at = serializers.DateTimeField(source="game.finished_at", allow_null=True)
+    seats = SeatSerializer(source="game.seats.all", many=True)
+    position = serializers.IntegerField(allow_null=True, help_text="Your seat; null if you have none.")
+    view = serializers.SerializerMethodField()
+    legal_actions = serializers.SerializerMethodField()
+    deadline = serializers.SerializerMethodField()
+    result = serializers.SerializerMethodField()
+
+    @extend_schema_field(EngineViewSerializer(allow_null=True, help_text="null until the cards are dealt."))
+    def get_view(self, seen: GameView) -> dict[str, Any] | None:
+        return None if seen.view is None else dict(EngineViewSerializer(seen.view).data)
+
+    @extend_schema_field(serializers.ListField(child=ActionField(), help_text="What you may do now."))
+    def get_legal_actions(self, seen: GameView) -> list[dict[str, Any]]:
+        if seen.view is None or seen.position is None:
+            return []
+        return [ActionField().to_representation(without_player(action)) for action in seen.view["actions"]]
+
+    @extend_schema_field(
+        serializers.DateTimeField(allow_null=True, help_text="When the player to move runs out of time.")
+    )
+    def get_deadline(self, seen: GameView) -> str | None:
+        deadline = getattr(seen.game, "deadline", None)
+        return None if deadline is None else serializers.DateTimeField().to_representation(deadline)
+
+    @extend_schema_field(ResultSerializer(allow_null=True, help_text="null until the game is finished."))
+    def get_result(self, seen: GameView) -> dict[str, Any] | None:
+        end = seen.view.get("end") if seen.view else None
+        if seen.game.status != Game.Status.FINISHED or not end:
+            return None
+        names = {seat.position: seat.user.username for seat in seen.game.seats.all()}
+        loser = end.get("player")
+        return {
+            "reason": end["reason"],
+            "loser": loser,
+            "loser_username": names.get(loser),
+            "losing_team": end.get("team"),
+        }
+
+
+class GameCreateSerializer(serializers.Serializer):
+    preset = serializers.ChoiceField(choices=list(durak.PRESETS), help_text="A rule set: see durak.PRESETS.")
+    options = RuleOverridesSerializer(required=False, help_text="Rule options that differ from the preset.")
+    players = serializers.IntegerField(min_value=2, help_text="Seats at the table, the creator's included.")
+    time_control = serializers.DictField(
+        required=False, allow_null=True, default=None, help_text="Not available yet: send null or leave out."
+    )
+
+    def validate_time_control(self, value: dict[str, Any] | None) -> None:
+        if value is not None:
+            raise serializers.ValidationError("Time controls are not available yet; send null.")
+        return None
+
+
+class ActionPostSerializer(serializers.Serializer):
+    action = ActionField(help_text='One of your legal_actions, without "player".')
+    expected_version = serializers.IntegerField(min_value=0, help_text="The game's version you saw.")
+
+
+class MoveSerializer(serializers.Serializer):
+    """One entry of the public log: every card in it was played face up."""
+
+    seq = serializers.IntegerField()
+    player = serializers.SerializerMethodField()
+    by_server = serializers.SerializerMethodField()
+    action = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField()
+
+    @extend_schema_field(serializers.IntegerField(help_text="The seat the action was for."))
+    def get_player(self, move: Move) -> int:
+        return int(move.action["player"])
+
+    @extend_schema_field(
+        serializers.BooleanField(help_text="Applied by the server (a timeout), not the player.")
+    )
+    def get_by_server(self, move: Move) -> bool:
+        return move.position is None
+
+    @extend_schema_field(LoggedActionField())
+    def get_action(self, move: Move) -> dict[str, Any]:
+        return LoggedActionField().to_representation(without_player(move.action))
+
+
+class UserSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    email = serializers.CharField()
+    games_waiting = serializers.IntegerField(help_text="Running games waiting for your move.")
+
+
+class CredentialsSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"})
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(help_text='Send it as "Authorization: Token <token>".')
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error: a message for people, a code for programs."""
+
+    detail = serializers.CharField()
+    code = serializers.CharField(help_text="illegal_move, stale_version, not_allowed, wrong_status, ...")
+    errors = serializers.DictField(
+        required=False, help_text="Field -> messages, when the input did not validate."
+    )

@@ -1,0 +1,37 @@
+"""Request rates, per user and per IP address, from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``.
+
+DRF's throttles copy the rates once at import; these read them on every request,
+so a test (or a settings override) can change them.
+"""
+
+from typing import Any
+
+from rest_framework import throttling
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+
+
+class _LiveRatesMixin:
+    scope: str
+
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+
+
+class PerUserThrottle(_LiveRatesMixin, throttling.UserRateThrottle):
+    """Each user's requests (an anonymous caller counts by IP address)."""
+
+    scope = "user"
+
+
+class PerIPThrottle(_LiveRatesMixin, throttling.SimpleRateThrottle):
+    """Each IP address's requests, whoever is logged in: many accounts behind one address share it."""
+
+    scope = "ip"
+
+    def get_cache_key(self, request: Request, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class ScopedThrottle(_LiveRatesMixin, throttling.ScopedRateThrottle):
+    """A stricter rate for views that name a ``throttle_scope`` (logging in: per IP address)."""

@@ -1,0 +1,21 @@
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from . import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("auth/token/", views.TokenView.as_view(), name="token"),
+    path("me/", views.MeView.as_view(), name="me"),
+    path("games/", views.GameListView.as_view(), name="games"),
+    path("games/<int:game_id>/", views.GameDetailView.as_view(), name="game"),
+    path("games/<int:game_id>/join/", views.GameJoinView.as_view(), name="join"),
+    path("games/<int:game_id>/leave/", views.GameLeaveView.as_view(), name="leave"),
+    path("games/<int:game_id>/start/", views.GameStartView.as_view(), name="start"),
+    path("games/<int:game_id>/actions/", views.GameActionView.as_view(), name="actions"),
+    path("games/<int:game_id>/moves/", views.GameMovesView.as_view(), name="moves"),
+    path("games/<int:game_id>/wait/", views.GameWaitView.as_view(), name="wait"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+]

@@ -1,0 +1,240 @@
+"""The REST API: thin views over ``games.services`` (writes) and ``games.selectors`` (reads).
+
+No rule or permission is decided here: a service raises a ``GameError`` that
+``api.exceptions`` turns into the error body, with the engine's message for an
+illegal move.
+"""
+
+import time
+from typing import Any
+
+from django.conf import settings
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.parsers import FormParser, JSONParser
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.exceptions import GameNotFound
+from games.models import Game, Move
+
+from .serializers import (
+    ActionPostSerializer,
+    CredentialsSerializer,
+    ErrorSerializer,
+    GameCreateSerializer,
+    GameDetailSerializer,
+    GameSummarySerializer,
+    MoveSerializer,
+    TokenSerializer,
+    UserSerializer,
+)
+
+# How often a waiting request looks at the version column.
+WAIT_POLL_SECONDS = 0.25
+
+
+def errors(*codes: int) -> dict[int, OpenApiResponse]:
+    """Error responses for the schema; 401 and 429 can happen on any authenticated call."""
+    return {code: OpenApiResponse(ErrorSerializer) for code in sorted({*codes, 401, 429})}
+
+
+def game_detail_data(request: Request, game_id: int) -> dict[str, Any]:
+    game = selectors.game_get(game_id=game_id)
+    return GameDetailSerializer(selectors.game_view(game=game, user=request.user)).data
+
+
+class TokenView(APIView):
+    """Log in with a username and password; the answer is your API token."""
+
+    authentication_classes: list[type] = []
+    permission_classes = [AllowAny]
+    parser_classes = [JSONParser, FormParser]
+    throttle_scope = "auth"
+
+    @extend_schema(
+        request=CredentialsSerializer,
+        responses={200: TokenSerializer, **errors(400)},
+        auth=[],
+        tags=["auth"],
+    )
+    def post(self, request: Request) -> Response:
+        login = AuthTokenSerializer(data=request.data, context={"request": request})
+        login.is_valid(raise_exception=True)
+        token, _ = Token.objects.get_or_create(user=login.validated_data["user"])
+        return Response({"token": token.key})
+
+
+class MeView(APIView):
+    @extend_schema(responses={200: UserSerializer, **errors()}, tags=["auth"])
+    def get(self, request: Request) -> Response:
+        user = request.user
+        waiting = selectors.game_list(user=user, waiting_for_me=True).count()  # type: ignore[arg-type]
+        return Response(
+            UserSerializer(
+                {"id": user.pk, "username": user.username, "email": user.email, "games_waiting": waiting}  # type: ignore[union-attr]
+            ).data
+        )
+
+
+class GameListFilters(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Game.Status.choices, required=False)
+    mine = serializers.BooleanField(required=False, default=False, help_text="Games you have a seat in.")
+    waiting_for_me = serializers.BooleanField(
+        required=False, default=False, help_text="Running games waiting for your move."
+    )
+    open_to_join = serializers.BooleanField(
+        required=False, default=False, help_text="Open games with a free seat that you are not in."
+    )
+
+
+class GameListView(generics.GenericAPIView):
+    serializer_class = GameSummarySerializer
+
+    @extend_schema(
+        parameters=[GameListFilters],
+        responses={200: GameSummarySerializer(many=True), **errors(400, 404)},
+        tags=["games"],
+    )
+    def get(self, request: Request) -> Response:
+        """Games, newest first; the filters combine."""
+        filters = GameListFilters(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        games = selectors.game_list(user=request.user, **filters.validated_data)  # type: ignore[arg-type]
+        page = self.paginate_queryset(games)
+        return self.get_paginated_response(GameSummarySerializer(page, many=True).data)
+
+    @extend_schema(
+        request=GameCreateSerializer,
+        responses={201: GameDetailSerializer, **errors(400)},
+        tags=["games"],
+    )
+    def post(self, request: Request) -> Response:
+        """Open a game and take its first seat; it starts by itself when the last seat is taken."""
+        body = GameCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        game = services.game_create(
+            creator=request.user,  # type: ignore[arg-type]
+            preset=body.validated_data["preset"],
+            num_players=body.validated_data["players"],
+            overrides=body.validated_data.get("options") or {},
+        )
+        return Response(game_detail_data(request, game.pk), status=status.HTTP_201_CREATED)
+
+
+class GameDetailView(APIView):
+    @extend_schema(responses={200: GameDetailSerializer, **errors(404)}, tags=["games"])
+    def get(self, request: Request, game_id: int) -> Response:
+        """The game as you may see it: your hand, the table, and what you may do now."""
+        return Response(game_detail_data(request, game_id))
+
+
+class _SeatActionView(APIView):
+    service: Any = None
+
+    def post(self, request: Request, game_id: int) -> Response:
+        type(self).service(user=request.user, game_id=game_id)
+        return Response(game_detail_data(request, game_id))
+
+
+_seat_schema = extend_schema(
+    request=None, responses={200: GameDetailSerializer, **errors(403, 404, 409)}, tags=["games"]
+)
+
+
+@_seat_schema
+class GameJoinView(_SeatActionView):
+    """Take the lowest free seat; the cards are dealt when it was the last one."""
+
+    service = services.game_join
+
+
+@_seat_schema
+class GameLeaveView(_SeatActionView):
+    """Leave a game that has not started; the creator leaving cancels it."""
+
+    service = services.game_leave
+
+
+@_seat_schema
+class GameStartView(_SeatActionView):
+    """Deal now, before every seat is taken (the creator, with at least two players)."""
+
+    service = services.game_start
+
+
+class GameActionView(APIView):
+    @extend_schema(
+        request=ActionPostSerializer,
+        responses={
+            200: GameDetailSerializer,
+            400: OpenApiResponse(ErrorSerializer, description="Illegal action: the engine's message."),
+            403: OpenApiResponse(ErrorSerializer, description="You have no seat in this game."),
+            409: OpenApiResponse(ErrorSerializer, description="Stale expected_version, or not running."),
+            **errors(404),
+        },
+        tags=["games"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """Make a move: one of your legal_actions, against the version you saw."""
+        body = ActionPostSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        services.make_move(
+            user=request.user,  # type: ignore[arg-type]
+            game_id=game_id,
+            action=body.validated_data["action"],
+            expected_version=body.validated_data["expected_version"],
+        )
+        return Response(game_detail_data(request, game_id))
+
+
+class GameMovesView(generics.GenericAPIView):
+    serializer_class = MoveSerializer
+
+    @extend_schema(responses={200: MoveSerializer(many=True), **errors(404)}, tags=["games"])
+    def get(self, request: Request, game_id: int) -> Response:
+        """The public move log, oldest first."""
+        if selectors.game_version(game_id=game_id) is None:
+            raise GameNotFound(f"There is no game {game_id}.")
+        page: list[Move] = self.paginate_queryset(selectors.game_moves(game_id=game_id))  # type: ignore[assignment]
+        return self.get_paginated_response(MoveSerializer(page, many=True).data)
+
+
+class WaitQuery(serializers.Serializer):
+    version = serializers.IntegerField(min_value=0, help_text="The version you have.")
+
+
+class GameWaitView(APIView):
+    @extend_schema(
+        parameters=[WaitQuery],
+        responses={
+            200: GameDetailSerializer,
+            204: OpenApiResponse(description="Nothing changed within the wait; ask again."),
+            **errors(400, 404),
+        },
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        """Long poll: answers as soon as the game's version differs from ``version``.
+
+        Holds the request at most ``API_WAIT_SECONDS`` and looks only at the version
+        column meanwhile (one cheap query every quarter second).
+        """
+        query = WaitQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        known = query.validated_data["version"]
+        give_up = time.monotonic() + settings.API_WAIT_SECONDS
+        while True:
+            current = selectors.game_version(game_id=game_id)
+            if current is None:
+                raise GameNotFound(f"There is no game {game_id}.")
+            if current != known:
+                return Response(game_detail_data(request, game_id))
+            if time.monotonic() >= give_up:
+                return Response(status=status.HTTP_204_NO_CONTENT)
+            time.sleep(min(WAIT_POLL_SECONDS, max(0.0, give_up - time.monotonic())))
