@@ -364,14 +364,17 @@ def test_game_page_and_poll_queries_do_not_grow_with_moves(
         assert response.status_code == 204
 
 
-def test_create_game_with_enchanted_ranks(user: Any) -> None:
-    kinds = {option["type"] for option in durak.Rules.describe_options()}
-    if "ranks" not in kinds:
-        pytest.skip("the engine has no rank-list option")
-    name = next(o["name"] for o in durak.Rules.describe_options() if o["type"] == "ranks")
-    response = client_for(user).post(
-        reverse("games:create"),
-        {"preset": "black_book", "num_players": "2", f"opt_{name}": ["6", "7"]},
-    )
-    assert response.status_code == 302, response.content.decode()
-    assert Game.objects.get().rule_overrides == {name: ["6", "7"]}
+
+def test_create_form_handles_rank_lists_and_skips_unknown_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from games.forms import GameCreateForm
+
+    options = [
+        *durak.Rules.describe_options(),
+        {"name": "lucky", "type": "ranks", "choices": ["6", "7", "A"], "default": [], "help": ""},
+        {"name": "mystery", "type": "colour", "choices": None, "default": None, "help": ""},
+    ]
+    monkeypatch.setattr(durak.Rules, "describe_options", staticmethod(lambda: options))
+    form = GameCreateForm({"preset": "classic", "num_players": "2", "opt_lucky": ["6", "A"]})
+    assert "opt_mystery" not in form.fields
+    assert form.is_valid(), form.errors
+    assert form.overrides() == {"lucky": ["6", "A"]}
