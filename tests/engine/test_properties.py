@@ -1,0 +1,305 @@
+"""Random legal games for every preset and player count, checked at every step.
+
+Each game is driven by two hypothesis-drawn seeds (the shuffle, and the choices of a random
+player) so that a failure shrinks to a small, replayable pair. At every step:
+
+- every card is accounted for (hands + table + stock + discard = the deck, no duplicates);
+- each defence on the table beats its attack card, and no bout exceeds its limit;
+- `to_dict` survives JSON and `from_dict` with the same state and the same legal actions;
+- `waiting_for()` is exactly the players with legal actions, and a running game has some;
+- every action in `legal_actions` applies (on a copy);
+- sampled actions not in `legal_actions` raise IllegalAction and leave `to_dict()` unchanged;
+- no `view` (any player, or a spectator) contains a card of another hand or of the stock, except
+  the face-up trump card under the stock;
+- after each bout the next attacker is as the texts say (the defender, or the player left of a
+  defender who took; players out skipped).
+At the end: at most one loser, `finished` consistent with the hands; replaying the same seed
+and actions gives the same state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, note, settings
+from hypothesis import strategies as st
+
+import durak
+
+from ._support import assert_cards_accounted, beats, full_deck, key
+
+MAX_STEPS = 3000
+
+# (preset, overrides, players, examples): sized so the whole suite stays within a few minutes on
+# one core while playing thousands of complete games.
+CONFIGS: list[tuple[str, dict[str, Any], int, int]] = [
+    *[
+        (preset, {}, n, examples)
+        for preset in ("classic", "perevodnoy", "black_book", "tabletop")
+        for n, examples in ((2, 200), (3, 150), (4, 100), (5, 80), (6, 60))
+    ],
+    *[("tabletop", {"deck_size": 52}, n, ex) for n, ex in ((2, 80), (3, 50), (4, 40), (5, 30), (6, 30))],
+    *[("durak24", {}, n, ex) for n, ex in ((2, 200), (3, 100), (4, 100))],
+]
+
+
+CARD_TOKEN = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[SHDC](?![0-9A-Za-z])")
+GAME_ACTION_TYPES = ("attack", "throw", "defend", "transfer", "take", "pass", "swap_trump")
+
+
+def config_id(config: tuple[str, dict[str, Any], int, int]) -> str:
+    preset, overrides, players, _ = config
+    extra = "".join(f"-{k}={v}" for k, v in overrides.items())
+    return f"{preset}{extra}-{players}p"
+
+
+# --- per-step checks ---------------------------------------------------------------
+
+
+def check_table(game: durak.Game) -> None:
+    for attack_card, defence in game.table:
+        if defence is not None:
+            assert beats(defence, attack_card, game.trump), f"{defence} does not beat {attack_card}"
+    rules = game.rules
+    maximum = rules.max_attack if rules.max_attack is not None else rules.hand_size
+    assert len(game.table) <= maximum
+
+
+def check_round_trip(game: durak.Game, state: dict[str, Any], legal: list[list[dict[str, Any]]]) -> None:
+    restored = durak.Game.from_dict(json.loads(json.dumps(state)))
+    assert restored.to_dict() == state
+    for player, actions in enumerate(legal):
+        assert [key(a) for a in restored.legal_actions(player)] == [key(a) for a in actions]
+
+
+def check_views(game: durak.Game) -> None:
+    face_up = {game.stock[-1]} if game.stock else set()
+    stock = set(game.stock) - face_up
+    for viewer in [None, *range(game.players)]:
+        view = game.view(viewer)
+        # The lowest trump shown to set the first attacker is public by the rules (Full rules: "shows
+        # it", Black Book: "must show it to the others"); it is checked once, at the deal.
+        text = json.dumps({k: v for k, v in view.items() if k != "shown_trump"})
+        seen = set(CARD_TOKEN.findall(text))
+        hidden = set(stock)
+        for player, hand in enumerate(game.hands):
+            if player != viewer:
+                hidden |= set(hand)
+        leaked = seen & hidden
+        assert not leaked, f"view({viewer}) shows hidden cards {sorted(leaked)}"
+        own = game.hands[viewer] if viewer is not None else []
+        assert sorted(view["hand"]) == sorted(own)
+        assert view["hand_sizes"] == [len(h) for h in game.hands]
+        assert view["stock_size"] == game.stock_size
+        assert view["trump_card"] == (game.stock[-1] if game.stock else None)
+
+
+def check_shown_trump(game: durak.Game, first_game: bool) -> None:
+    """A shown trump, if the view has one, is the lowest trump dealt and its holder attacks."""
+    shown = game.view(None).get("shown_trump")
+    if shown is None:
+        return
+    rules = game.rules
+    decides = rules.first_attacker if first_game else rules.later_first_attacker
+    assert decides == "lowest_trump", f"{shown} shown although the first attacker is not the lowest trump"
+    trumps = [c for h in game.hands for c in h if c[-1] == game.trump]
+    assert shown == min(trumps, key=lambda c: full_deck(52).index(c))
+    assert shown in game.hands[game.attacker]
+
+
+def check_legal_apply(game: durak.Game, legal: list[list[dict[str, Any]]]) -> None:
+    for actions in legal:
+        for action in actions:
+            copy = game.copy()
+            copy.apply(action)
+            assert_cards_accounted(copy)
+
+
+def candidate_actions(
+    game: durak.Game, legal: list[list[dict[str, Any]]], rng: random.Random
+) -> list[dict[str, Any]]:
+    """Near misses: legal actions with another player or card, and random actions."""
+    n = game.players
+    deck = full_deck(game.rules.deck_size)
+    pool = deck + [c for pair in game.table for c in pair if c] * 3
+    flat = [a for actions in legal for a in actions]
+    out: list[dict[str, Any]] = []
+    for _ in range(3):
+        if flat and rng.random() < 0.6:
+            action = dict(rng.choice(flat))
+            if rng.random() < 0.5:
+                action["player"] = rng.randrange(n)
+            elif "card" in action:
+                action["card"] = rng.choice(game.hands[action["player"]] or pool)
+            elif "cards" in action:
+                hand = game.hands[action["player"]] or pool
+                action["cards"] = [rng.choice(hand) for _ in range(rng.randint(1, 3))]
+            else:
+                action["type"] = rng.choice(GAME_ACTION_TYPES)
+                if action["type"] in ("throw", "transfer", "defend"):
+                    action["card"] = rng.choice(pool)
+                if action["type"] == "defend":
+                    action["target"] = rng.choice(pool)
+                if action["type"] == "attack":
+                    action["cards"] = [rng.choice(pool)]
+        else:
+            kind = rng.choice(GAME_ACTION_TYPES)
+            player = rng.randrange(n)
+            action = {"type": kind, "player": player}
+            hand = game.hands[player]
+            if kind == "attack":
+                action["cards"] = [rng.choice(hand or pool) for _ in range(rng.randint(1, 2))]
+            elif kind in ("throw", "transfer"):
+                action["card"] = rng.choice(hand or pool) if rng.random() < 0.8 else rng.choice(pool)
+            elif kind == "defend":
+                action["card"] = rng.choice(hand or pool)
+                action["target"] = rng.choice(pool)
+        out.append(action)
+    return out
+
+
+def check_illegal(
+    game: durak.Game, state: dict[str, Any], legal: list[list[dict[str, Any]]], rng: random.Random
+) -> None:
+    for action in candidate_actions(game, legal, rng):
+        if key(action) in {key(a) for a in legal[action["player"]]}:
+            continue
+        try:
+            game.apply(action)
+        except durak.IllegalAction:
+            pass
+        else:
+            pytest.fail(f"illegal {action} was accepted")
+        assert game.to_dict() == state, f"refused {action} changed the game"
+
+
+def next_with_cards(game: durak.Game, start: int) -> int:
+    n = game.players
+    for i in range(n):
+        p = (start + i) % n
+        if game.hands[p]:
+            return p
+    raise AssertionError("nobody holds cards")
+
+
+def check_after_bout(game: durak.Game, defender: int, taken: bool) -> None:
+    expected = next_with_cards(game, defender + 1 if taken else defender)
+    assert game.attacker == expected, f"after a {'taken' if taken else 'beaten'} bout"
+    assert game.defender == next_with_cards(game, expected + 1)
+    if game.stock_size:
+        size = game.rules.hand_size
+        assert all(len(h) >= size for h in game.hands), "everyone draws up to the hand size"
+
+
+def check_end(game: durak.Game) -> None:
+    holding = [p for p, h in enumerate(game.hands) if h]
+    assert game.stock_size == 0 or getattr(game, "end", None)
+    assert len(set(game.finished)) == len(game.finished)
+    if getattr(game, "end", None) and game.end.get("reason") in ("timeout", "resign"):
+        return
+    assert len(holding) <= 1
+    if holding:
+        assert game.loser == holding[0]
+    else:
+        assert game.loser is None
+    assert sorted(game.finished) == sorted(p for p in range(game.players) if p not in holding)
+    assert game.waiting_for() == []
+
+
+def choose(game: durak.Game, legal: list[list[dict[str, Any]]], rng: random.Random) -> dict[str, Any]:
+    players = [p for p, actions in enumerate(legal) if actions]
+    actions = legal[rng.choice(players)]
+    defends = [a for a in actions if a["type"] == "defend"]
+    if defends and rng.random() < 0.7:
+        return rng.choice(defends)
+    return rng.choice(actions)
+
+
+def play(game: durak.Game, rng: random.Random, history: list[dict[str, Any]], *, check_rate: float) -> None:
+    """Play to the end (or MAX_STEPS). The cheap checks run at every step; the costly ones (round
+    trip, every legal action on a copy, illegal samples, views) at a `check_rate` share of steps."""
+    checks = random.Random(rng.random())
+    for _ in range(MAX_STEPS):
+        assert_cards_accounted(game)
+        check_table(game)
+        legal = [game.legal_actions(p) for p in range(game.players)]
+        # waiting_for(): everyone with a move the game needs; an optional trump swap alone is not
+        # something the game waits for.
+        waiting = set(game.waiting_for())
+        assert waiting <= {p for p, actions in enumerate(legal) if actions}
+        assert {
+            p for p, actions in enumerate(legal) if any(a["type"] != "swap_trump" for a in actions)
+        } <= waiting
+        if game.over:
+            assert not any(legal)
+            break
+        assert any(legal), "the game waits for nobody"
+        if not game.table:
+            assert all(a["type"] in ("attack", "swap_trump") for actions in legal for a in actions)
+            assert {p for p, actions in enumerate(legal) if any(a["type"] == "attack" for a in actions)} == {
+                game.attacker
+            }
+        if check_rate >= 1 or checks.random() < check_rate:
+            state = game.to_dict()
+            check_round_trip(game, state, legal)
+            check_legal_apply(game, legal)
+            check_illegal(game, state, legal, checks)
+            check_views(game)
+        action = choose(game, legal, rng)
+        in_bout, defender, taking = bool(game.table), game.defender, game.taking
+        game.apply(action)
+        history.append(action)
+        if in_bout and not game.table and not game.over:
+            check_after_bout(game, defender, taking or action["type"] == "take")
+    if game.over:
+        check_end(game)
+        if check_rate:
+            check_views(game)
+            state = game.to_dict()
+            assert durak.Game.from_dict(json.loads(json.dumps(state))).to_dict() == state
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_random_games(config: tuple[str, dict[str, Any], int, int]) -> None:
+    preset, overrides, players, examples = config
+    rules = durak.Rules.preset(preset, **overrides)
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow],
+        phases=[Phase.generate, Phase.shrink],
+    )
+    @given(
+        seed=st.integers(0, 2**32 - 1),
+        policy=st.integers(0, 2**32 - 1),
+        dealer=st.integers(0, players - 1),
+        first_game=st.booleans(),
+    )
+    def run(seed: int, policy: int, dealer: int, first_game: bool) -> None:
+        note(f"Game.new({preset!r} {overrides}, {players}, {seed}, dealer={dealer}, first_game={first_game})")
+        note(f"policy random.Random({policy})")
+        game = durak.Game.new(rules, players, seed, dealer=dealer, first_game=first_game)
+        check_shown_trump(game, first_game)
+        start = game.to_dict()
+        history: list[dict[str, Any]] = []
+        try:
+            # one game in eight is checked in full at every step, the others at a sample of steps
+            play(game, random.Random(policy), history, check_rate=1.0 if policy % 8 == 0 else 0.05)
+        except BaseException:
+            note(f"actions so far: {json.dumps(history)}")
+            raise
+        # same seed + same actions -> same state
+        again = durak.Game.new(rules, players, seed, dealer=dealer, first_game=first_game)
+        assert again.to_dict() == start
+        for action in history:
+            again.apply(action)
+        assert again.to_dict() == game.to_dict()
+
+    run()
