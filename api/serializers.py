@@ -60,11 +60,11 @@ _RuleOverridesBase = _rules_serializer(
 
 
 class RuleOverridesSerializer(_RuleOverridesBase):  # type: ignore[misc,valid-type]
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        unknown = set(self.initial_data) - set(self.fields) if isinstance(self.initial_data, dict) else set()
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        unknown = set(data) - set(self.fields) if isinstance(data, dict) else set()
         if unknown:
             raise serializers.ValidationError(f"Unknown rule option(s): {', '.join(sorted(unknown))}.")
-        return attrs
+        return super().to_internal_value(data)
 
 
 # --- actions: one member of a union per engine action type ---------------------------------------
