@@ -62,7 +62,9 @@ class GameCreateForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["preset"].choices = [
+        preset_field = self.fields["preset"]
+        assert isinstance(preset_field, forms.ChoiceField)
+        preset_field.choices = [
             (name, f"{name.replace('_', ' ')}: {description}") for name, description in durak.PRESETS.items()
         ]
         self.options = []

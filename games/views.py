@@ -13,6 +13,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.middleware import HtmxDetails
+
+from accounts.models import User
 
 from . import selectors, services
 from .exceptions import GameError, GameNotFound
@@ -21,7 +24,17 @@ from .models import Game
 from .presentation import build_table
 
 
-def _lobby(request: HttpRequest, form: GameCreateForm, status: int = 200) -> HttpResponse:
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def _player(request: HttpRequest) -> User:
+    """The logged-in user of a ``login_required`` view."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
+def _lobby(request: HtmxHttpRequest, form: GameCreateForm, status: int = 200) -> HttpResponse:
     context = {
         "open_games": selectors.lobby_open_games(),
         "my_games": (selectors.user_games(user=request.user) if request.user.is_authenticated else []),
@@ -31,20 +44,20 @@ def _lobby(request: HttpRequest, form: GameCreateForm, status: int = 200) -> Htt
 
 
 @require_GET
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
     return _lobby(request, GameCreateForm())
 
 
 @require_POST
 @login_required
-def game_create(request: HttpRequest) -> HttpResponse:
+def game_create(request: HtmxHttpRequest) -> HttpResponse:
     form = GameCreateForm(request.POST)
     if form.is_valid():
         overrides = form.overrides()
         if form.is_valid():
             try:
                 game = services.game_create(
-                    creator=request.user,
+                    creator=_player(request),
                     preset=form.cleaned_data["preset"],
                     num_players=form.cleaned_data["num_players"],
                     overrides=overrides,
@@ -63,7 +76,9 @@ def _get_game(game_id: int) -> Game:
         raise Http404("No such game.") from None
 
 
-def _render_game(request: HttpRequest, game_id: int, *, error: str = "", status: int = 200) -> HttpResponse:
+def _render_game(
+    request: HtmxHttpRequest, game_id: int, *, error: str = "", status: int = 200
+) -> HttpResponse:
     game = _get_game(game_id)
     seen = selectors.game_view(game=game, user=request.user)
     seats = list(game.seats.all())
@@ -96,12 +111,12 @@ def _render_game(request: HttpRequest, game_id: int, *, error: str = "", status:
 
 
 @require_GET
-def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _render_game(request, game_id)
 
 
 @require_GET
-def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Answers 204 from the version number alone while nothing changed (one query);
     otherwise the table partial."""
     version = selectors.game_version(game_id=game_id)
@@ -114,7 +129,7 @@ def game_poll(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
-def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_move(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     try:
         expected_version = int(request.POST.get("expected_version", ""))
         action = json.loads(request.POST.get("action", ""))
@@ -122,7 +137,7 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
         return _render_game(request, game_id, error="That move was not understood.", status=400)
     try:
         services.make_move(
-            user=request.user, game_id=game_id, action=action, expected_version=expected_version
+            user=_player(request), game_id=game_id, action=action, expected_version=expected_version
         )
     except GameNotFound:
         raise Http404("No such game.") from None
@@ -134,11 +149,11 @@ def game_move(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _seat_action(
-    request: HttpRequest, game_id: int, service: Any, done: str, then: str = "games:detail"
+    request: HtmxHttpRequest, game_id: int, service: Any, done: str, then: str = "games:detail"
 ) -> HttpResponse:
     """Run a join/leave/start service; report the outcome as a message on the next page."""
     try:
-        service(user=request.user, game_id=game_id)
+        service(user=_player(request), game_id=game_id)
     except GameNotFound:
         raise Http404("No such game.") from None
     except GameError as error:
@@ -150,17 +165,17 @@ def _seat_action(
 
 @require_POST
 @login_required
-def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _seat_action(request, game_id, services.game_join, "You took a seat.")
 
 
 @require_POST
 @login_required
-def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_leave(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _seat_action(request, game_id, services.game_leave, "You left the game.", then="games:lobby")
 
 
 @require_POST
 @login_required
-def game_start(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_start(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _seat_action(request, game_id, services.game_start, "The cards are dealt.")
