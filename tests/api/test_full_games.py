@@ -86,9 +86,7 @@ def test_two_token_clients_play_a_stacked_deal_to_the_end() -> None:
     assert moves["count"] == final["version"] - 1  # one version for the join, one per move
 
 
-@pytest.mark.parametrize(
-    ("players", "preset", "seed"), [(2, "classic", 11), (4, "durak24", 5)]
-)
+@pytest.mark.parametrize(("players", "preset", "seed"), [(2, "classic", 11), (4, "durak24", 5)])
 def test_token_clients_play_a_shuffled_game_to_the_end(players: int, preset: str, seed: int) -> None:
     users = UserFactory.create_batch(players)
     creator = token_client(users[0])
