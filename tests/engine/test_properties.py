@@ -237,7 +237,12 @@ def play(game: durak.Game, rng: random.Random, history: list[dict[str, Any]], *,
         if game.over:
             assert not any(legal)
             break
-        assert any(legal), "the game waits for nobody"
+        assert any(legal) and waiting, "the game waits for nobody"
+        if game.table and not game.taking:
+            unbeaten = sum(1 for _, defence in game.table if defence is None)
+            assert unbeaten <= len(game.hands[game.defender]), "more to beat than the defender holds"
+            if not unbeaten:
+                assert all(a["type"] != "take" for a in legal[game.defender]), "take with nothing to beat"
         if not game.table:
             assert all(a["type"] in ("attack", "swap_trump") for actions in legal for a in actions)
             assert {p for p, actions in enumerate(legal) if any(a["type"] == "attack" for a in actions)} == {

@@ -90,3 +90,46 @@ def test_tabletop_large_deck_draws_up_to_seven() -> None:
     assert "9S" in hand(game, 0) and "9D" in hand(game, 1)
     assert [len(h) for h in game.hands] == [7, 7]
     assert game.stock == ["10H", "2C"]
+
+
+def five_player_bout(preset: str):
+    """Player 1 attacks player 2 with 8D; players 3, 4 and 0 each throw an eight; all beaten."""
+    game = deal(
+        preset,
+        [
+            cards("8C 7H JS JC QH QD"),
+            cards("8D 9S 9H 10S 10H 6S"),
+            cards("AD AS AH KC JD QC"),
+            cards("8S 6D 6H 7D 9D 10D"),
+            cards("8H 9C 10C 7C 6C 7S"),
+        ],
+        cards("KS KH KD QS JH AC"),
+        first_attacker=1,
+    )
+    do(game, attack(1, "8D"), defend(2, "8D", "AD"))
+    do(game, throw(3, "8S"), throw(4, "8H"), throw(0, "8C"))
+    do(game, defend(2, "8S", "AS"), defend(2, "8H", "AH"), defend(2, "8C", "KC"))
+    assert game.table == []
+    return game
+
+
+@pytest.mark.parametrize("preset", ["classic", "tabletop"])
+def test_clockwise_order_starts_from_the_main_attacker(preset: str) -> None:
+    # attacker 1, then 3, 4, 0 clockwise, defender 2 last
+    game = five_player_bout(preset)
+    assert "KS" in hand(game, 1)
+    assert "KH" in hand(game, 3)
+    assert "KD" in hand(game, 4)
+    assert "QS" in hand(game, 0)
+    assert {"JH", "AC"} <= hand(game, 2)
+    assert len(game.hands[2]) == 4
+
+
+def test_black_book_reverse_order_starts_from_the_main_attacker() -> None:
+    # attacker 1, then 0, 4, 3 counterclockwise, defender 2 last
+    game = five_player_bout("black_book")
+    assert "KS" in hand(game, 1)
+    assert "KH" in hand(game, 0)
+    assert "KD" in hand(game, 4)
+    assert "QS" in hand(game, 3)
+    assert {"JH", "AC"} <= hand(game, 2)
