@@ -186,6 +186,8 @@ class _ActionUnionField(serializers.Field):
         if not isinstance(data, dict):
             raise serializers.ValidationError('An action is an object with a "type".')
         kind = data.get("type")
+        if not isinstance(kind, str):
+            raise serializers.ValidationError('An action needs a "type": a string such as "attack".')
         if kind in durak.game.SYSTEM_ACTION_TYPES and kind not in self.members:
             raise serializers.ValidationError(f"{kind!r} is applied by the server, never sent by a player.")
         if kind not in self.members:

@@ -9,6 +9,8 @@ import time
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.authtoken.models import Token
@@ -37,6 +39,12 @@ from .serializers import (
 
 # How often a waiting request looks at the version column.
 WAIT_POLL_SECONDS = 0.25
+
+
+@csrf_exempt  # nothing is changed; the answer is the same JSON 404 for every method
+def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """Any other address under /api/: the API's error body rather than the site's HTML page."""
+    return JsonResponse({"detail": "There is nothing at this address.", "code": "not_found"}, status=404)
 
 
 def errors(*codes: int) -> dict[int, OpenApiResponse]:

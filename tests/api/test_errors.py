@@ -79,6 +79,7 @@ def test_someone_not_seated_is_403() -> None:
         {"type": "attack", "cards": ["6X"]},
         {"type": "defend", "card": "8S"},
         {"type": "fly"},
+        {"type": {}, "card": "6S"},
         "attack",
     ],
 )
