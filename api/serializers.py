@@ -64,7 +64,7 @@ class RuleOverridesSerializer(_RuleOverridesBase):  # type: ignore[misc,valid-ty
         unknown = set(data) - set(self.fields) if isinstance(data, dict) else set()
         if unknown:
             raise serializers.ValidationError(f"Unknown rule option(s): {', '.join(sorted(unknown))}.")
-        return super().to_internal_value(data)
+        return dict(super().to_internal_value(data))
 
 
 # --- actions: one member of a union per engine action type ---------------------------------------

@@ -15,7 +15,8 @@ class _LiveRatesMixin:
     scope: str
 
     def get_rate(self) -> str | None:
-        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        rate: str | None = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
+        return rate
 
 
 class PerUserThrottle(_LiveRatesMixin, throttling.UserRateThrottle):
@@ -30,7 +31,8 @@ class PerIPThrottle(_LiveRatesMixin, throttling.SimpleRateThrottle):
     scope = "ip"
 
     def get_cache_key(self, request: Request, view: Any) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+        key: str = self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+        return key
 
 
 class ScopedThrottle(_LiveRatesMixin, throttling.ScopedRateThrottle):

@@ -54,7 +54,7 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
 
 def game_detail_data(request: Request, game_id: int) -> dict[str, Any]:
     game = selectors.game_get(game_id=game_id)
-    return GameDetailSerializer(selectors.game_view(game=game, user=request.user)).data
+    return dict(GameDetailSerializer(selectors.game_view(game=game, user=request.user)).data)
 
 
 class TokenView(APIView):
@@ -82,10 +82,10 @@ class MeView(APIView):
     @extend_schema(responses={200: UserSerializer, **errors()}, tags=["auth"])
     def get(self, request: Request) -> Response:
         user = request.user
-        waiting = selectors.game_list(user=user, waiting_for_me=True).count()  # type: ignore[arg-type]
+        waiting = selectors.game_list(user=user, waiting_for_me=True).count()
         return Response(
             UserSerializer(
-                {"id": user.pk, "username": user.username, "email": user.email, "games_waiting": waiting}  # type: ignore[union-attr]
+                {"id": user.pk, "username": user.username, "email": user.email, "games_waiting": waiting}
             ).data
         )
 
@@ -113,7 +113,7 @@ class GameListView(generics.GenericAPIView):
         """Games, newest first; the filters combine."""
         filters = GameListFilters(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        games = selectors.game_list(user=request.user, **filters.validated_data)  # type: ignore[arg-type]
+        games = selectors.game_list(user=request.user, **filters.validated_data)
         page = self.paginate_queryset(games)
         return self.get_paginated_response(GameSummarySerializer(page, many=True).data)
 
@@ -127,7 +127,7 @@ class GameListView(generics.GenericAPIView):
         body = GameCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         game = services.game_create(
-            creator=request.user,  # type: ignore[arg-type]
+            creator=request.user,
             preset=body.validated_data["preset"],
             num_players=body.validated_data["players"],
             overrides=body.validated_data.get("options") or {},
@@ -193,7 +193,7 @@ class GameActionView(APIView):
         body = ActionPostSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         services.make_move(
-            user=request.user,  # type: ignore[arg-type]
+            user=request.user,
             game_id=game_id,
             action=body.validated_data["action"],
             expected_version=body.validated_data["expected_version"],
@@ -209,7 +209,7 @@ class GameMovesView(generics.GenericAPIView):
         """The public move log, oldest first."""
         if selectors.game_version(game_id=game_id) is None:
             raise GameNotFound(f"There is no game {game_id}.")
-        page: list[Move] = self.paginate_queryset(selectors.game_moves(game_id=game_id))  # type: ignore[assignment]
+        page: list[Move] = self.paginate_queryset(selectors.game_moves(game_id=game_id))
         return self.get_paginated_response(MoveSerializer(page, many=True).data)
 
 
