@@ -36,6 +36,8 @@ MAX_STEPS = 3000
 
 # (preset, overrides, players, examples): sized so the whole suite stays within a few minutes on
 # one core while playing thousands of complete games.
+ENCHANTABLE = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
 CONFIGS: list[tuple[str, dict[str, Any], int, int]] = [
     *[
         (preset, {}, n, examples)
@@ -44,6 +46,12 @@ CONFIGS: list[tuple[str, dict[str, Any], int, int]] = [
     ],
     *[("tabletop", {"deck_size": 52}, n, ex) for n, ex in ((2, 80), (3, 50), (4, 40), (5, 30), (6, 30))],
     *[("durak24", {}, n, ex) for n, ex in ((2, 200), (3, 100), (4, 100))],
+    # the texts' optional extras: Enchanted Durak and the team games
+    *[("black_book", {"enchanted": ENCHANTABLE}, n, ex) for n, ex in ((2, 40), (3, 30), (4, 20), (6, 15))],
+    ("perevodnoy", {"enchanted": ["6", "7", "8", "9", "10"]}, 3, 20),
+    ("classic", {"teams": "partners"}, 4, 30),
+    ("classic", {"teams": "partners"}, 6, 15),
+    ("black_book", {"teams": "black_book"}, 4, 30),
 ]
 
 
@@ -53,7 +61,7 @@ GAME_ACTION_TYPES = ("attack", "throw", "defend", "transfer", "take", "pass", "s
 
 def config_id(config: tuple[str, dict[str, Any], int, int]) -> str:
     preset, overrides, players, _ = config
-    extra = "".join(f"-{k}={v}" for k, v in overrides.items())
+    extra = "".join(f"-{k}={'+'.join(v) if isinstance(v, list) else v}" for k, v in overrides.items())
     return f"{preset}{extra}-{players}p"
 
 
@@ -62,7 +70,7 @@ def config_id(config: tuple[str, dict[str, Any], int, int]) -> str:
 
 def check_table(game: durak.Game) -> None:
     for attack_card, defence in game.table:
-        if defence is not None:
+        if defence is not None and not game.rules.enchanted:
             assert beats(defence, attack_card, game.trump), f"{defence} does not beat {attack_card}"
     rules = game.rules
     maximum = rules.max_attack if rules.max_attack is not None else rules.hand_size
@@ -201,6 +209,13 @@ def check_end(game: durak.Game) -> None:
     assert len(set(game.finished)) == len(game.finished)
     if getattr(game, "end", None) and game.end.get("reason") in ("timeout", "resign"):
         return
+    if game.rules.teams != "none":
+        # "As soon as one side has played all their cards, the side still holding cards loses."
+        teams_holding = {p % 2 for p in holding}
+        assert len(teams_holding) <= 1
+        assert game.losing_team == (teams_holding.pop() if teams_holding else None)
+        assert game.waiting_for() == []
+        return
     assert len(holding) <= 1
     if holding:
         assert game.loser == holding[0]
@@ -223,6 +238,8 @@ def play(game: durak.Game, rng: random.Random, history: list[dict[str, Any]], *,
     """Play to the end (or MAX_STEPS). The cheap checks run at every step; the costly ones (round
     trip, every legal action on a copy, illegal samples, views) at a `check_rate` share of steps."""
     checks = random.Random(rng.random())
+    # the enchanted king and the team games change who attacks next
+    standard = not game.rules.enchanted and game.rules.teams == "none"
     for _ in range(MAX_STEPS):
         assert_cards_accounted(game)
         check_table(game)
@@ -244,7 +261,11 @@ def play(game: durak.Game, rng: random.Random, history: list[dict[str, Any]], *,
             if not unbeaten:
                 assert all(a["type"] != "take" for a in legal[game.defender]), "take with nothing to beat"
         if not game.table:
-            assert all(a["type"] in ("attack", "swap_trump") for actions in legal for a in actions)
+            # between bouts: the attacker opens (an enchanted king's defender may first reverse play)
+            between = (
+                ("attack", "swap_trump", "reverse") if game.rules.enchanted else ("attack", "swap_trump")
+            )
+            assert all(a["type"] in between for actions in legal for a in actions)
             assert {p for p, actions in enumerate(legal) if any(a["type"] == "attack" for a in actions)} == {
                 game.attacker
             }
@@ -258,7 +279,7 @@ def play(game: durak.Game, rng: random.Random, history: list[dict[str, Any]], *,
         in_bout, defender, taking = bool(game.table), game.defender, game.taking
         game.apply(action)
         history.append(action)
-        if in_bout and not game.table and not game.over:
+        if in_bout and not game.table and not game.over and standard:
             check_after_bout(game, defender, taking or action["type"] == "take")
     if game.over:
         check_end(game)
