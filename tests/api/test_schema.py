@@ -122,3 +122,11 @@ def test_the_api_keeps_to_its_schema(case: Any, world: World) -> None:
     if isinstance(game_id, int) and game_id % 4:  # three in four aim at a real game, the rest at none
         case.path_parameters["game_id"] = world.game_ids[game_id % len(world.game_ids)]
     case.call_and_validate(headers={"Authorization": f"Token {world.token}"}, checks=CHECKS)
+
+
+def test_the_view_serializer_declares_every_key_of_the_engines_view() -> None:
+    """The view reaches clients through a whitelist: a key the engine adds must be declared."""
+    from api.serializers import EngineViewSerializer
+
+    engine = durak.Game.new(durak.Rules.preset("classic"), 2, seed=1)
+    assert set(engine.view(0)) - {"actions"} <= set(EngineViewSerializer().fields)
