@@ -23,15 +23,27 @@ durak.game.IllegalAction: AD does not beat 6S
 
 from __future__ import annotations
 
+import copy
 import random
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any, Final, TypeAlias
 
-from durak.cards import ALL_CARDS, RANK_VALUE, deck, sort_hand
+from durak.cards import ALL_CARDS, RANK_VALUE, SUITS, deck, sort_hand
+from durak.enchanted import enchanted_beats
 from durak.rules import Rules, RulesError
 
 Action: TypeAlias = dict[str, Any]
-ACTION_TYPES: Final = ("attack", "throw", "defend", "transfer", "take", "pass", "swap_trump")
+ACTION_TYPES: Final = (
+    "attack",
+    "throw",
+    "defend",
+    "transfer",
+    "take",
+    "pass",
+    "swap_trump",
+    "reverse",
+)
 #: Actions the site applies for a player rather than a choice offered to them: ``timeout`` when the
 #: player's time runs out, ``resign`` when they walk away (leave a running game, or are suspended).
 SYSTEM_ACTION_TYPES: Final = ("timeout", "resign")
@@ -55,7 +67,10 @@ def beats(attack: str, defence: str, trump: str | None) -> bool:
 
 
 class Game:
-    """One game of durak. Players are numbered 0..n-1 clockwise; the left neighbour of i is i+1."""
+    """One game of durak. Players are numbered 0..n-1 clockwise; the left neighbour of i is i+1.
+
+    Team games seat the teams alternately: team 0 is the even seats, team 1 the odd ones.
+    """
 
     rules: Rules
     players: int
@@ -76,10 +91,21 @@ class Game:
     finished: list[int]
     over: bool
     loser: int | None
+    losing_team: int | None
     last_bout: dict[str, Any] | None
     shown_trump: str | None
     timeouts: list[int]
     end: dict[str, Any] | None
+    #: 1 while play runs clockwise, -1 after an enchanted king reversed it.
+    direction: int
+    #: Black Book team durak: the seat whose turn it is in the full line-up (see ``_seat_player``).
+    slot: int | None
+    #: Enchanted eights on the table and the suit each was named as.
+    named: dict[str, str]
+    transfer_blocked: bool
+    closed: bool
+    king_defended: bool
+    may_reverse: int | None
 
     # --- construction -----------------------------------------------------------------------
 
@@ -116,10 +142,8 @@ class Game:
         game.hands = hands
         game.stock = stock
         game.trump_card = trump_card
-        game.trump = trump_card[-1]
-        game._choose_first_attacker(
-            rules.first_attacker if first_game else rules.later_first_attacker
-        )
+        game.trump = game._trump_of(trump_card)
+        game._choose_first_attacker(rules.first_attacker if first_game else rules.later_first_attacker)
         return game
 
     @classmethod
@@ -140,6 +164,8 @@ class Game:
         players = len(hands)
         if not 2 <= players <= 6:
             raise RulesError("a game has 2 to 6 players")
+        if rules.teams != "none":
+            rules.validate_players(players)
         if not 0 <= dealer < players:
             raise RulesError(f"the dealer must be a player from 0 to {players - 1}")
         full_deck = deck(rules.deck_size)
@@ -149,19 +175,18 @@ class Game:
             raise RulesError(f"not cards of a {rules.deck_size}-card deck: {', '.join(unknown)}")
         if len(set(in_play)) != len(in_play):
             raise RulesError("a card is dealt twice")
-        if stock:
-            if trump is not None and trump != stock[-1][-1]:
-                raise RulesError("the trump is the suit of the face-up card, stock[-1]")
-            trump, trump_card = stock[-1][-1], stock[-1]
-        else:
-            if trump is not None and trump not in "SHDC":
-                raise RulesError(f"no suit {trump!r}")
-            trump_card = None
         game = cls._empty(rules, players, dealer)
+        if stock:
+            game.trump_card = stock[-1]
+            game.trump = game._trump_of(stock[-1])
+            if trump is not None and trump != game.trump:
+                raise RulesError("the trump is set by the face-up card, stock[-1]")
+        elif trump is not None and trump not in SUITS:
+            raise RulesError(f"no suit {trump!r}")
+        else:
+            game.trump = trump
         game.hands = [list(hand) for hand in hands]
         game.stock = list(stock)
-        game.trump = trump
-        game.trump_card = trump_card
         seen = set(in_play)
         game.discard = [card for card in full_deck if card not in seen]
         game.finished = [p for p in range(players) if not game._in_game(p)]
@@ -197,19 +222,28 @@ class Game:
         game.finished = []
         game.over = False
         game.loser = None
+        game.losing_team = None
         game.last_bout = None
         game.shown_trump = None
         game.timeouts = [0] * players
         game.end = None
+        game.direction = 1
+        game.slot = None
+        game.named = {}
+        game.transfer_blocked = False
+        game.closed = False
+        game.king_defended = False
+        game.may_reverse = None
         return game
+
+    def _trump_of(self, trump_card: str) -> str | None:
+        # "If an eight turns up as the card that determines the trump ... no trump suit."
+        return None if self._enchants(trump_card, "8") else trump_card[-1]
 
     def _choose_first_attacker(self, rule: str) -> None:
         if rule == "lowest_trump" and self.trump is not None:
             holders = {
-                card: p
-                for p, hand in enumerate(self.hands)
-                for card in hand
-                if card[-1] == self.trump
+                card: p for p, hand in enumerate(self.hands) for card in hand if card[-1] == self.trump
             }
             if holders:
                 self.shown_trump = min(holders, key=RANK_VALUE.__getitem__)
@@ -220,51 +254,128 @@ class Game:
         else:
             self._set_attacker(self._next_in_game(self.dealer))
 
-    # --- read-only helpers -------------------------------------------------------------------
+    # --- seats, teams and turn order ---------------------------------------------------------
 
     @property
     def stock_size(self) -> int:
         return len(self.stock)
 
+    @property
+    def teams(self) -> list[list[int]] | None:
+        """The two teams (even seats, odd seats) of a team game, else None."""
+        if self.rules.teams == "none":
+            return None
+        return [list(range(0, self.players, 2)), list(range(1, self.players, 2))]
+
+    def _opponents(self, a: int, b: int) -> bool:
+        return self.rules.teams == "none" or a % 2 != b % 2
+
     def _in_game(self, player: int) -> bool:
         return bool(self.hands[player]) or bool(self.stock)
 
     def _next_in_game(self, player: int, include_self: bool = False) -> int:
-        """The first player still in the game clockwise from ``player``."""
+        """The first player still in the game after ``player`` in the direction of play."""
         start = 0 if include_self else 1
         for step in range(start, self.players + start):
-            candidate = (player + step) % self.players
+            candidate = (player + step * self.direction) % self.players
             if self._in_game(candidate):
                 return candidate
         raise AssertionError("no player is left in the game")
 
     def _previous_in_game(self, player: int) -> int:
         for step in range(1, self.players):
-            candidate = (player - step) % self.players
+            candidate = (player - step * self.direction) % self.players
             if self._in_game(candidate):
                 return candidate
         return player
 
-    def _set_attacker(self, attacker: int) -> None:
-        self.attacker = attacker
-        self.defender = self._next_in_game(attacker)
+    def _next_opponent(self, player: int) -> int:
+        """Whom ``player`` attacks or passes an attack to: the next player still in the game in
+        the direction of play (in a team game, the next such opponent)."""
+        candidate = self._next_in_game(player)
+        while not self._opponents(player, candidate):
+            candidate = self._next_in_game(candidate)
+        return candidate
 
-    def _limit_against(self, defender: int, cards_on_table: int = 0) -> int:
-        """The most attack cards the bout may reach against ``defender`` (who already faces
-        ``cards_on_table`` cards that count against their hand)."""
+    def _seat_player(self, seat: int) -> int:
+        """Black Book team durak: who plays the turns of ``seat``: its player, or once they are
+        out, their partner ("both players of the other team attack the remaining player", who
+        "takes a turn after each opponent ... in the order the team would have")."""
+        seat %= self.players
+        return seat if self._in_game(seat) else (seat + 2) % self.players
+
+    def _set_slot(self, seat: int) -> None:
+        self.slot = seat % self.players
+        self.attacker = self._seat_player(seat)
+        self.defender = self._seat_player(seat + self.direction)
+
+    def _set_attacker(self, attacker: int) -> None:
+        if self.rules.teams == "black_book":
+            self._set_slot(attacker)
+        else:
+            self.attacker = attacker
+            self.defender = self._next_opponent(attacker)
+
+    def _opening_limit_applies(self) -> bool:
+        rules = self.rules
+        if rules.opening_limit is None or self.players < rules.opening_limit_min_players:
+            return False
+        return not self.defended if rules.opening_limit_until == "first_defence" else not self.bouts
+
+    def _limit_against(self, defender: int) -> int:
+        """The most attack cards a bout against ``defender`` may reach from now on."""
         limit = self.rules.bout_max
-        opening = self.rules.opening_limit
-        if (
-            opening is not None
-            and self.players >= self.rules.opening_limit_min_players
-            and (
-                not self.defended
-                if self.rules.opening_limit_until == "first_defence"
-                else self.bouts == 0
-            )
-        ):
-            limit = min(limit, opening)
-        return min(limit, len(self.hands[defender]) + cards_on_table)
+        if self._opening_limit_applies():
+            assert self.rules.opening_limit is not None
+            limit = min(limit, self.rules.opening_limit)
+        return min(limit, len(self.hands[defender]))
+
+    # --- enchanted cards ---------------------------------------------------------------------
+
+    def _enchants(self, card: str, rank: str) -> bool:
+        return card[:-1] == rank and rank in self.rules.enchanted
+
+    def _beats(self, attack: str, defence: str, as_suit: str | None = None) -> bool:
+        if not self.rules.enchanted:
+            return beats(attack, defence, self.trump)
+        return enchanted_beats(
+            attack,
+            defence,
+            self.trump,
+            frozenset(self.rules.enchanted),
+            self.named.get(attack),
+            as_suit,
+        )
+
+    def _suits_to_name(self, card: str) -> list[str | None]:
+        """The suits an enchanted eight may be named as (any but trumps); [None] for other cards."""
+        if not self._enchants(card, "8"):
+            return [None]
+        return [suit for suit in SUITS if suit != self.trump]
+
+    def _name_eights(self, actions: list[Action]) -> list[Action]:
+        """Each action that plays an enchanted eight, once for every suit it may be named as."""
+        named: list[Action] = []
+        for action in actions:
+            card = action["cards"][0] if "cards" in action else action["card"]
+            named.extend(_with_suit(dict(action), suit) for suit in self._suits_to_name(card))
+        return named
+
+    def _check_as_suit(self, cards: list[str], action: Action) -> str | None:
+        as_suit = action.get("as_suit")
+        if any(self._enchants(card, "8") for card in cards):
+            if as_suit not in SUITS or as_suit == self.trump:
+                raise IllegalAction("name a suit other than trumps for the enchanted eight: as_suit")
+            return str(as_suit)
+        if as_suit is not None:
+            raise IllegalAction("only an enchanted eight is played as another suit")
+        return None
+
+    def _place(self, card: str, as_suit: str | None) -> None:
+        if as_suit is not None:
+            self.named[card] = as_suit
+
+    # --- throwing in -------------------------------------------------------------------------
 
     def _table_ranks(self) -> set[str]:
         ranks = set()
@@ -276,7 +387,9 @@ class Game:
 
     def _may_throw_in(self, player: int) -> bool:
         """Whether ``player`` is entitled to add cards to the running bout at this moment."""
-        if player == self.defender or not self.hands[player]:
+        defender = self.defender
+        assert defender is not None
+        if player == defender or not self.hands[player] or self.closed:
             return False
         if self.taking and not self.rules.add_after_take:
             return False
@@ -285,12 +398,10 @@ class Game:
             return False
         if when == "all_beaten" and (self.taking or any(d is None for _, d in self.table)):
             return False
+        if not self._opponents(player, defender):
+            return False
         if self.rules.throw_in == "neighbours":
-            assert self.defender is not None
-            return player in (
-                self._next_in_game(self.defender),
-                self._previous_in_game(self.defender),
-            )
+            return player in (self._next_in_game(defender), self._previous_in_game(defender))
         return True
 
     def _throwable(self, player: int) -> list[str]:
@@ -300,6 +411,8 @@ class Game:
         if not self._may_throw_in(player):
             return []
         ranks = self._table_ranks()
+        if "9" in self.rules.enchanted:
+            ranks.add("9")  # "This card can be thrown in even if no other nines have been played."
         return [card for card in self.hands[player] if card[:-1] in ranks]
 
     def _has_priority(self, player: int) -> bool:
@@ -329,15 +442,17 @@ class Game:
         if not self.table:
             if player == self.attacker:
                 actions = self._attack_actions(player)
+                if self.may_reverse == player:
+                    actions.append({"type": "reverse", "player": player})
         elif player == self.defender:
             actions = self._defender_actions(player)
         elif player not in self.passed:
             throwable = self._throwable(player)
             if throwable:
                 if self._has_priority(player):
-                    actions = [
-                        {"type": "throw", "player": player, "card": card} for card in throwable
-                    ]
+                    actions = [{"type": "throw", "player": player, "card": card} for card in throwable]
+                    if "8" in self.rules.enchanted:
+                        actions = self._name_eights(actions)
                 actions.append({"type": "pass", "player": player})
         if self._swap_card(player):
             actions.append({"type": "swap_trump", "player": player})
@@ -345,9 +460,7 @@ class Game:
 
     def _attack_actions(self, player: int) -> list[Action]:
         hand = self.hands[player]
-        actions: list[Action] = [
-            {"type": "attack", "player": player, "cards": [card]} for card in hand
-        ]
+        openings: list[list[str]] = [[card] for card in hand]
         if self.rules.multi_card_attack:
             assert self.defender is not None
             limit = self._limit_against(self.defender)
@@ -356,40 +469,62 @@ class Game:
                 by_rank.setdefault(card[:-1], []).append(card)
             for group in by_rank.values():
                 for size in range(2, min(len(group), limit) + 1):
-                    for cards in combinations(group, size):
-                        actions.append({"type": "attack", "player": player, "cards": list(cards)})
+                    openings.extend(list(cards) for cards in combinations(group, size))
+        actions: list[Action] = [{"type": "attack", "player": player, "cards": cards} for cards in openings]
+        if "8" in self.rules.enchanted:
+            actions = self._name_eights(actions)
         return actions
 
     def _defender_actions(self, player: int) -> list[Action]:
         if self.taking:
             return []
         hand = self.hands[player]
-        trump = self.trump
+        unbeaten = [attack for attack, defence in self.table if defence is None]
         actions: list[Action] = []
-        for attack, defence in self.table:
-            if defence is None:
+        if self.rules.enchanted:
+            for attack in unbeaten:
                 assert attack is not None
                 for card in hand:
-                    if beats(attack, card, trump):
-                        actions.append(
-                            {"type": "defend", "player": player, "target": attack, "card": card}
-                        )
-        for card in self._transfer_cards(player):
-            actions.append({"type": "transfer", "player": player, "card": card})
-        if any(defence is None for _, defence in self.table):
+                    for suit in self._suits_to_name(card):
+                        if self._beats(attack, card, suit):
+                            action = {"type": "defend", "player": player, "target": attack}
+                            actions.append(_with_suit({**action, "card": card}, suit))
+        else:
+            trump = self.trump
+            for attack in unbeaten:
+                assert attack is not None
+                actions += [
+                    {"type": "defend", "player": player, "target": attack, "card": card}
+                    for card in hand
+                    if beats(attack, card, trump)
+                ]
+        transfers: list[Action] = [
+            {"type": "transfer", "player": player, "card": card} for card in self._transfer_cards(player)
+        ]
+        if "8" in self.rules.enchanted:
+            transfers = self._name_eights(transfers)
+        actions.extend(transfers)
+        if unbeaten:
             actions.append({"type": "take", "player": player})
         return actions
 
     def _transfer_target(self) -> int | None:
         """Who would defend after a transfer now, or None when a transfer is not allowed."""
-        if not self.rules.transfer or self.taking:
+        if not self.rules.transfer or self.taking or self.transfer_blocked:
             return None
         rank = self.table[0][0][:-1]  # type: ignore[index]
         for attack, defence in self.table:
             if defence is not None or attack[:-1] != rank:  # type: ignore[index]
                 return None
-        assert self.defender is not None
-        target = self._next_in_game(self.defender)
+            if self._enchants(attack, "10"):  # type: ignore[arg-type]
+                return None
+        defender = self.defender
+        assert defender is not None
+        if self.rules.teams == "black_book":
+            assert self.slot is not None
+            target = self._seat_player(self.slot + 2 * self.direction)
+        else:
+            target = self._next_opponent(defender)
         if len(self.table) + 1 > self._limit_against(target):
             return None
         return target
@@ -427,21 +562,19 @@ class Game:
         kind = action.get("type")
         player = action.get("player")
         if kind not in ACTION_TYPES and kind not in SYSTEM_ACTION_TYPES:
-            raise IllegalAction(
-                f"unknown action type {kind!r}: use one of {', '.join(ACTION_TYPES)}"
-            )
+            raise IllegalAction(f"unknown action type {kind!r}: use one of {', '.join(ACTION_TYPES)}")
         if type(player) is not int or not 0 <= player < self.players:
             raise IllegalAction(f"player must be a seat number from 0 to {self.players - 1}")
         if self.over:
             raise IllegalAction("the game is over")
-        expected = _ACTION_FIELDS[kind]
-        extra = set(action) - expected - {"type", "player"}
-        if extra:
-            raise IllegalAction(f"unexpected field {', '.join(sorted(extra))} in a {kind} action")
-        for name in expected:
-            if name not in action:
-                raise IllegalAction(f"a {kind} action needs {name!r}")
-        getattr(self, f"_apply_{kind}")(player, action)
+        required, allowed = _ACTION_FIELDS[kind]
+        if not action.keys() <= allowed:
+            extra = ", ".join(sorted(set(action) - allowed))
+            raise IllegalAction(f"unexpected field {extra} in a {kind} action")
+        if not required <= action.keys():
+            missing = ", ".join(sorted(required - action.keys()))
+            raise IllegalAction(f"a {kind} action needs {missing}")
+        _HANDLERS[kind](self, player, action)
         if kind != "timeout":
             self.timeouts[player] = 0
         if self.table and not self.over and self._bout_complete():
@@ -470,6 +603,7 @@ class Game:
                 raise IllegalAction("these rules open a bout with one card")
             if len({card[:-1] for card in cards}) != 1:
                 raise IllegalAction("an attack of several cards must be all of one rank")
+        as_suit = self._check_as_suit(cards, action)
         assert self.defender is not None
         limit = self._limit_against(self.defender)
         if len(cards) > limit:
@@ -478,7 +612,9 @@ class Game:
         for card in cards:
             hand.remove(card)
             self.table.append([card, None])
+            self._place(card, as_suit)
         self.limit = limit
+        self.may_reverse = None
         self._card_landed(player)
 
     def _apply_throw(self, player: int, action: Action) -> None:
@@ -492,23 +628,35 @@ class Game:
         assert self.limit is not None
         if len(self.table) >= self.limit:
             raise IllegalAction(f"the bout already has its limit of {self.limit} attack cards")
-        if card[:-1] not in self._table_ranks():
+        ranks = self._table_ranks()
+        if card[:-1] not in ranks and not self._enchants(card, "9"):
             raise IllegalAction(f"{card} cannot be thrown in: only ranks already on the table")
         if player in self.passed:
             raise IllegalAction("you passed: wait until a new card lands on the table")
         if not self._has_priority(player):
             raise IllegalAction(f"player {self.attacker}, the main attacker, throws in first")
+        as_suit = self._check_as_suit([card], action)
+        if self._enchants(card, "9") and ranks != {"9"}:
+            self.transfer_blocked = True
         self.hands[player].remove(card)
         self.table.append([card, None])
+        self._place(card, as_suit)
         self._card_landed(player)
 
     def _why_no_throw(self, player: int) -> str:
+        assert self.defender is not None
+        if self.closed:
+            return "an enchanted queen has beaten a card: nothing more may be thrown in"
+        if not self.hands[player]:
+            return "you have no cards"
         if self.taking and not self.rules.add_after_take:
             return "the defender is taking: no more cards may be added"
         if self.rules.throw_when == "after_first_beat" and self.table[0][1] is None:
             return "cards may be added only once the first attack card is beaten"
-        if self.rules.throw_when == "all_beaten":
+        if self.rules.throw_when == "all_beaten" and (self.taking or any(d is None for _, d in self.table)):
             return "cards may be added only when every attack card is beaten"
+        if not self._opponents(player, self.defender):
+            return "you do not throw in to your partner"
         return "only the defender's neighbours may throw in"
 
     def _apply_defend(self, player: int, action: Action) -> None:
@@ -523,10 +671,16 @@ class Game:
         if pair[1] is not None:
             raise IllegalAction(f"{target} is already beaten")
         card = self._card_in_hand(player, action["card"])
-        if not beats(target, card, self.trump):
+        as_suit = self._check_as_suit([card], action)
+        if not self._beats(target, card, as_suit):
             raise IllegalAction(f"{card} does not beat {target}")
         self.hands[player].remove(card)
         pair[1] = card
+        self._place(card, as_suit)
+        if self._enchants(card, "Q"):
+            self.closed = True
+        if self._enchants(card, "K"):
+            self.king_defended = True
         self._card_landed(player)
 
     def _apply_transfer(self, player: int, action: Action) -> None:
@@ -540,8 +694,13 @@ class Game:
             raise IllegalAction(self._why_no_transfer())
         if card[:-1] != self.table[0][0][:-1]:  # type: ignore[index]
             raise IllegalAction(f"{card} is not of the rank on the table")
+        as_suit = self._check_as_suit([card], action)
         self.hands[player].remove(card)
         self.table.append([card, None])
+        self._place(card, as_suit)
+        if self.rules.teams == "black_book":
+            assert self.slot is not None
+            self.slot = (self.slot + self.direction) % self.players
         self.attacker, self.defender = player, target
         self.limit = self._limit_against(target)
         self._card_landed(player)
@@ -553,6 +712,10 @@ class Game:
             return "no transfer once a card is beaten"
         if len({attack[:-1] for attack, _ in self.table}) > 1:  # type: ignore[index]
             return "a transfer needs all attack cards of one rank"
+        if self.transfer_blocked:
+            return "an enchanted nine was thrown in: no transfer in this bout"
+        if any(self._enchants(attack, "10") for attack, _ in self.table):  # type: ignore[arg-type]
+            return "an enchanted ten cannot be transferred"
         return "the next player cannot be given that many cards"
 
     def _apply_take(self, player: int, action: Action) -> None:
@@ -595,6 +758,20 @@ class Game:
             return "the trump card may be swapped only before the first attack"
         return f"only the holder of the {self.rules.swap_rank} of trumps may swap it"
 
+    def _apply_reverse(self, player: int, action: Action) -> None:
+        if self.may_reverse != player or self.table:
+            raise IllegalAction(
+                "only a defender who beat off a bout with an enchanted king may reverse the "
+                "direction of play, before attacking"
+            )
+        self.direction = -self.direction
+        self.may_reverse = None
+        if self.rules.teams == "black_book":
+            assert self.slot is not None
+            self._set_slot(self.slot)
+        else:
+            self.defender = self._next_opponent(player)
+
     def _apply_timeout(self, player: int, action: Action) -> None:
         if player not in self.waiting_for():
             raise IllegalAction(f"the game is not waiting for player {player}")
@@ -610,7 +787,10 @@ class Game:
         if not self.table:
             hand = self.hands[player]
             card = min(hand, key=lambda c: (c[-1] == self.trump, RANK_VALUE[c]))
-            self._apply_attack(player, {"cards": [card]})
+            opening: Action = {"cards": [card]}
+            if self._enchants(card, "8"):
+                opening["as_suit"] = self._suits_to_name(card)[0]
+            self._apply_attack(player, opening)
         elif player == self.defender:
             self._apply_take(player, {})
         else:
@@ -622,11 +802,21 @@ class Game:
         self._lose(player, "resign")
 
     def _lose(self, player: int, reason: str) -> None:
-        """End the game at once with ``player`` as the fool (out of time, or walked away)."""
+        """End the game at once with ``player`` as the fool (out of time, or walked away); in a
+        team game their team loses."""
+        if self.rules.teams == "none":
+            self.loser = player
+        else:
+            self.losing_team = player % 2
+        self._finish(reason, player)
+
+    def _finish(self, reason: str, player: int | None) -> None:
         self.over = True
-        self.loser = player
         self.attacker = self.defender = None
+        self.may_reverse = None
         self.end = {"reason": reason, "player": player}
+        if self.rules.teams != "none":
+            self.end["team"] = self.losing_team
 
     def _card_landed(self, player: int) -> None:
         self.passed.clear()
@@ -654,8 +844,10 @@ class Game:
             self.discard.extend(cards)
             self.defended = True
             result = "beaten"
+        king = self.king_defended and result == "beaten"
         self.table = []
-        self.taking = False
+        self.named = {}
+        self.taking = self.transfer_blocked = self.closed = self.king_defended = False
         self.passed.clear()
         self.limit = None
         self.bouts += 1
@@ -671,24 +863,36 @@ class Game:
                     self.finished.append(player)
         if self._check_over():
             return
-        if result == "beaten":
+        if self.rules.teams == "black_book":
+            assert self.slot is not None
+            self._set_slot(self.slot + self.direction * (1 if result == "beaten" else 2))
+        elif result == "beaten":
             self._set_attacker(self._next_in_game(defender, include_self=True))
         else:
             self._set_attacker(self._next_in_game(defender))
+        in_game = sum(1 for p in range(self.players) if self._in_game(p))
+        # "In a two-player game the king's effect is ignored."
+        if king and self.attacker == defender and in_game > 2:
+            self.may_reverse = defender
 
     def _draw_order(self, attacker: int, defender: int) -> list[int]:
-        step = 1 if self.rules.draw_order == "clockwise" else -1
+        step = self.direction * (1 if self.rules.draw_order == "clockwise" else -1)
         others = [(attacker + step * k) % self.players for k in range(1, self.players)]
         return [attacker] + [p for p in others if p != defender] + [defender]
 
     def _check_over(self) -> bool:
         holding = [p for p in range(self.players) if self._in_game(p)]
-        if len(holding) > 1:
+        if self.rules.teams != "none":
+            # "As soon as one side has played all their cards, the side still holding cards loses."
+            teams_holding = {p % 2 for p in holding}
+            if len(teams_holding) == 2:
+                return False
+            self.losing_team = teams_holding.pop() if teams_holding else None
+        elif len(holding) > 1:
             return False
-        self.over = True
-        self.loser = holding[0] if holding else None
-        self.attacker = self.defender = None
-        self.end = {"reason": "cards", "player": self.loser}
+        else:
+            self.loser = holding[0] if holding else None
+        self._finish("cards", self.loser)
         return True
 
     # --- seeing and storing --------------------------------------------------------------------
@@ -705,77 +909,45 @@ class Game:
             "hand": sort_hand(self.hands[player], self.trump) if player is not None else [],
             "hand_sizes": [len(hand) for hand in self.hands],
             "table": [list(pair) for pair in self.table],
+            "named_suits": dict(self.named),
             "trump": self.trump,
             "trump_card": self.stock[-1] if self.stock else None,
             "stock_size": len(self.stock),
             "discard_size": len(self.discard),
             "attacker": self.attacker,
             "defender": self.defender,
+            "direction": self.direction,
             "taking": self.taking,
             "passed": sorted(self.passed),
             "limit": self.limit,
             "finished": list(self.finished),
             "over": self.over,
             "loser": self.loser,
+            "teams": self.teams,
+            "losing_team": self.losing_team,
             "waiting_for": self.waiting_for(),
             "actions": self.legal_actions(player) if player is not None else [],
             "last_bout": dict(self.last_bout) if self.last_bout else None,
             "shown_trump": self.shown_trump,
             "end": dict(self.end) if self.end else None,
+            "enchanted": list(self.rules.enchanted),
             "rules": self.rules.to_dict(),
         }
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON data, hidden cards included: for storage, never for players."""
-        return {
-            "rules": self.rules.to_dict(),
-            "players": self.players,
-            "dealer": self.dealer,
-            "hands": [list(hand) for hand in self.hands],
-            "stock": list(self.stock),
-            "trump": self.trump,
-            "trump_card": self.trump_card,
-            "discard": list(self.discard),
-            "table": [list(pair) for pair in self.table],
-            "attacker": self.attacker,
-            "defender": self.defender,
-            "taking": self.taking,
-            "passed": sorted(self.passed),
-            "limit": self.limit,
-            "bouts": self.bouts,
-            "defended": self.defended,
-            "finished": list(self.finished),
-            "over": self.over,
-            "loser": self.loser,
-            "last_bout": dict(self.last_bout) if self.last_bout else None,
-            "shown_trump": self.shown_trump,
-            "timeouts": list(self.timeouts),
-            "end": dict(self.end) if self.end else None,
-        }
+        data: dict[str, Any] = {"rules": self.rules.to_dict()}
+        for name in _STATE_FIELDS:
+            data[name] = copy.deepcopy(getattr(self, name))
+        data["passed"] = sorted(self.passed)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         game = cls._empty(Rules.from_dict(data["rules"]), data["players"], data["dealer"])
-        game.hands = [list(hand) for hand in data["hands"]]
-        game.stock = list(data["stock"])
-        game.trump = data["trump"]
-        game.trump_card = data["trump_card"]
-        game.discard = list(data["discard"])
-        game.table = [list(pair) for pair in data["table"]]
-        game.attacker = data["attacker"]
-        game.defender = data["defender"]
-        game.taking = data["taking"]
+        for name in _STATE_FIELDS:
+            setattr(game, name, copy.deepcopy(data[name]))
         game.passed = set(data["passed"])
-        game.limit = data["limit"]
-        game.bouts = data["bouts"]
-        game.defended = data["defended"]
-        game.finished = list(data["finished"])
-        game.over = data["over"]
-        game.loser = data["loser"]
-        game.last_bout = dict(data["last_bout"]) if data["last_bout"] else None
-        game.shown_trump = data["shown_trump"]
-        game.timeouts = list(data["timeouts"])
-        game.end = dict(data["end"]) if data["end"] else None
         return game
 
     def copy(self) -> Game:
@@ -789,6 +961,7 @@ class Game:
         game.passed = set(self.passed)
         game.finished = list(self.finished)
         game.timeouts = list(self.timeouts)
+        game.named = dict(self.named)
         return game
 
     def __repr__(self) -> str:
@@ -796,14 +969,65 @@ class Game:
         return f"<durak.Game players={self.players} stock={len(self.stock)} {state}>"
 
 
-_ACTION_FIELDS: Final[dict[str, set[str]]] = {
-    "attack": {"cards"},
-    "throw": {"card"},
-    "defend": {"target", "card"},
-    "transfer": {"card"},
-    "take": set(),
-    "pass": set(),
-    "swap_trump": set(),
-    "timeout": set(),
-    "resign": set(),
+def _with_suit(action: Action, as_suit: str | None) -> Action:
+    if as_suit is not None:
+        action["as_suit"] = as_suit
+    return action
+
+
+#: Everything ``to_dict`` stores besides the rules.
+_STATE_FIELDS: Final = (
+    "players",
+    "dealer",
+    "hands",
+    "stock",
+    "trump",
+    "trump_card",
+    "discard",
+    "table",
+    "attacker",
+    "defender",
+    "taking",
+    "passed",
+    "limit",
+    "bouts",
+    "defended",
+    "finished",
+    "over",
+    "loser",
+    "losing_team",
+    "last_bout",
+    "shown_trump",
+    "timeouts",
+    "end",
+    "direction",
+    "slot",
+    "named",
+    "transfer_blocked",
+    "closed",
+    "king_defended",
+    "may_reverse",
+)
+
+
+def _fields(*required: str, card_play: bool = False) -> tuple[frozenset[str], frozenset[str]]:
+    allowed = {"type", "player", *required} | ({"as_suit"} if card_play else set())
+    return frozenset(required), frozenset(allowed)
+
+
+#: The fields each action type must have, and all it may have.
+_ACTION_FIELDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
+    "attack": _fields("cards", card_play=True),
+    "throw": _fields("card", card_play=True),
+    "defend": _fields("target", "card", card_play=True),
+    "transfer": _fields("card", card_play=True),
+    "take": _fields(),
+    "pass": _fields(),
+    "swap_trump": _fields(),
+    "reverse": _fields(),
+    "timeout": _fields(),
+    "resign": _fields(),
+}
+_HANDLERS: Final[dict[str, Callable[[Game, int, Action], None]]] = {
+    kind: getattr(Game, f"_apply_{kind}") for kind in _ACTION_FIELDS
 }

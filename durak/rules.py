@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from durak.cards import LOWEST_RANK
+from durak.enchanted import ENCHANTABLE_RANKS
 
 
 class RulesError(ValueError):
@@ -35,12 +36,8 @@ class Rules:
 
     deck_size: int = _option(36, "Cards in the deck", (24, 36, 52))
     hand_size: int = _option(6, "Cards dealt to each player, and drawn back up to")
-    max_attack: int | None = _option(
-        6, "Most attack cards in one bout (empty: as many as the hand size)"
-    )
-    multi_card_attack: bool = _option(
-        True, "The opening attack may be several cards of one rank at once"
-    )
+    max_attack: int | None = _option(6, "Most attack cards in one bout (empty: as many as the hand size)")
+    multi_card_attack: bool = _option(True, "The opening attack may be several cards of one rank at once")
     transfer: bool = _option(
         False,
         "Transfer (perevodnoy): the defender may pass the attack on with a card of the same rank",
@@ -65,9 +62,7 @@ class Rules:
         "When cards may be added: any time, once the first card is beaten, or when all are beaten",
         ("any_time", "after_first_beat", "all_beaten"),
     )
-    add_after_take: bool = _option(
-        True, "After the defender says 'take', the others may still add cards"
-    )
+    add_after_take: bool = _option(True, "After the defender says 'take', the others may still add cards")
     opening_limit: int | None = _option(
         None, "A lower limit of attack cards at the start of the game (usually 5; empty: none)"
     )
@@ -100,6 +95,13 @@ class Rules:
         ("clockwise", "counterclockwise"),
     )
 
+    teams: str = _option(
+        "none",
+        "Team play: none; the Full rules' partners (2 v 2 or 3 v 3, alternating seats); "
+        "or the Black Book's team durak (2 v 2)",
+        ("none", "partners", "black_book"),
+    )
+    enchanted: tuple[str, ...] = _option((), "The Black Book's enchanted ranks (36 cards only), e.g. 6 and 7")
     on_timeout: str = _option(
         "fool",
         "A player who runs out of time is the fool at once, or gets a safe automatic move "
@@ -108,13 +110,17 @@ class Rules:
     )
 
     def __post_init__(self) -> None:
+        if isinstance(self.enchanted, (list, tuple, set, frozenset)):
+            ranks = set(self.enchanted)
+            if not ranks <= set(ENCHANTABLE_RANKS):
+                raise RulesError(f"enchanted ranks are among {', '.join(ENCHANTABLE_RANKS)}")
+            ordered = tuple(rank for rank in ENCHANTABLE_RANKS if rank in ranks)
+            object.__setattr__(self, "enchanted", ordered)
         for spec in dataclasses.fields(self):
             value = getattr(self, spec.name)
             choices = spec.metadata["choices"]
             if choices is not None and value not in choices:
-                raise RulesError(
-                    f"{spec.name} must be one of {', '.join(map(str, choices))}, not {value!r}"
-                )
+                raise RulesError(f"{spec.name} must be one of {', '.join(map(str, choices))}, not {value!r}")
             expected = _TYPES[spec.name]
             if value is None and spec.name in _OPTIONAL_INTS:
                 continue
@@ -126,6 +132,8 @@ class Rules:
             raise RulesError("max_attack must be at least 1")
         if self.opening_limit is not None and self.opening_limit < 1:
             raise RulesError("opening_limit must be at least 1")
+        if self.enchanted and self.deck_size != 36:
+            raise RulesError("enchanted cards are played with the 36-card deck")
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
@@ -141,9 +149,7 @@ class Rules:
         try:
             options = dict(_PRESET_OPTIONS[name])
         except KeyError:
-            raise RulesError(
-                f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}"
-            ) from None
+            raise RulesError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}") from None
         unknown = set(overrides) - _TYPES.keys()
         if unknown:
             raise RulesError(f"unknown option {', '.join(sorted(unknown))}")
@@ -164,14 +170,24 @@ class Rules:
 
     @property
     def min_players(self) -> int:
-        return 2
+        return 2 if self.teams == "none" else 4
 
     @property
     def max_players(self) -> int:
+        if self.teams == "black_book":
+            return 4
         return min(6, self.deck_size // self.hand_size)
+
+    def player_counts(self) -> list[int]:
+        """Every number of players these rules can be played with."""
+        counts = range(self.min_players, self.max_players + 1)
+        return [n for n in counts if self.teams == "none" or n % 2 == 0]
 
     def validate_players(self, players: int) -> None:
         """Raise :class:`RulesError` unless ``players`` can play with these rules."""
+        if self.teams != "none" and players not in self.player_counts():
+            counts = " or ".join(map(str, self.player_counts())) or "no number of"
+            raise RulesError(f"team play with these rules is for {counts} players, not {players}")
         if not self.min_players <= players <= self.max_players:
             raise RulesError(
                 f"{self.deck_size} cards with {self.hand_size} each are for "
@@ -179,7 +195,9 @@ class Rules:
             )
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        data = dataclasses.asdict(self)
+        data["enchanted"] = list(self.enchanted)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
@@ -201,10 +219,13 @@ class Rules:
     def describe_options(cls) -> list[dict[str, Any]]:
         """Every option with its type, choices, default and help text, for building forms."""
         described = []
+        defaults = cls().to_dict()
         for spec in dataclasses.fields(cls):
             kind = _TYPES[spec.name]
             choices = spec.metadata["choices"]
-            if choices is not None:
+            if spec.name == "enchanted":
+                type_name, choices = "ranks", ENCHANTABLE_RANKS
+            elif choices is not None:
                 type_name = "choice"
             elif spec.name in _OPTIONAL_INTS:
                 type_name = "optional_int"
@@ -215,7 +236,7 @@ class Rules:
                     "name": spec.name,
                     "type": type_name,
                     "choices": list(choices) if choices is not None else None,
-                    "default": spec.default,
+                    "default": defaults[spec.name],
                     "help": spec.metadata["help"],
                 }
             )

@@ -1,0 +1,94 @@
+"""The Black Book's enchanted cards: what each enchanted rank does, as data and one predicate.
+
+"If the text of an enchanted card contradicts the rules of the game, follow the text of the card.
+Otherwise the rules of durak do not change." The game consults this module only for ranks that
+its rules enchant; everything else plays by the base rules.
+
+>>> enchanted_beats("10H", "6S", trump="D", enchanted=frozenset({"6"}))   # the printed example
+True
+>>> enchanted_beats("7H", "6S", trump="S", enchanted=frozenset({"6", "7"}))  # a trump six: no
+False
+>>> effect("6S")
+'Beats any ♥ card, even a trump; rank does not matter.'
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from durak.cards import RANK_VALUE, SUIT_SYMBOLS
+
+ENCHANTABLE_RANKS: Final = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+#: The text's suggested progression, as ready choices.
+ENCHANTED_STAGES: Final[dict[str, tuple[str, ...]]] = {
+    "sixes_sevens": ("6", "7"),
+    "to_tens": ("6", "7", "8", "9", "10"),
+    "to_queens": ("6", "7", "8", "9", "10", "J", "Q"),
+    "all": ENCHANTABLE_RANKS,
+}
+
+#: The suit each enchanted six beats. The text gives one pairing, "an enchanted spade six beats a
+#: heart ten"; the rest pair the other two suits the same way, so every suit is beaten by one six.
+SIX_BEATS: Final = {"S": "H", "H": "S", "D": "C", "C": "D"}
+
+#: The ace each enchanted ace beats, as printed: "The spade ace beats the diamond ace, the club
+#: ace beats the heart ace, the diamond ace beats the club ace, and the heart ace beats the spade."
+ACE_BEATS: Final = {"S": "D", "C": "H", "D": "C", "H": "S"}
+
+EFFECTS: Final = {
+    "6": "Beats any {six} card, even a trump; rank does not matter.",
+    "7": "Cannot be beaten by a trump of another suit.",
+    "8": "Whoever plays it names a suit other than trumps; it counts as that suit on the table.",
+    "9": "May be thrown in even with no nine on the table; then the defender cannot transfer.",
+    "10": "Cannot be transferred: every ten must be beaten.",
+    "J": "Beaten only by a 6 to 10 of its own suit or of trumps.",
+    "Q": "Once it has beaten a card, nothing more may be thrown in this bout.",
+    "K": "Who beats off a bout having defended with a king may reverse the direction of play.",
+    "A": "Beats the {ace} ace, even a trump.",
+}
+
+
+def effect(card: str) -> str:
+    """The effect of ``card`` when its rank is enchanted, in one sentence."""
+    text = EFFECTS[card[:-1]]
+    return text.format(six=SUIT_SYMBOLS[SIX_BEATS[card[-1]]], ace=SUIT_SYMBOLS[ACE_BEATS[card[-1]]])
+
+
+def enchanted_beats(
+    attack: str,
+    defence: str,
+    trump: str | None,
+    enchanted: frozenset[str],
+    attack_suit: str | None = None,
+    defence_suit: str | None = None,
+) -> bool:
+    """Whether ``defence`` beats ``attack`` when the ranks in ``enchanted`` are enchanted.
+
+    ``attack_suit`` and ``defence_suit`` are the suits the cards count as (an enchanted eight counts
+    as the suit named when it was played); by default their printed suits.
+    """
+    attack_suit = attack_suit or attack[-1]
+    defence_suit = defence_suit or defence[-1]
+    attack_rank, defence_rank = attack[:-1], defence[:-1]
+    six = defence_rank == "6" and "6" in enchanted and SIX_BEATS[defence[-1]] == attack_suit
+    # "A non-trump enchanted six can beat a seven, but a trump spade six does not beat a heart
+    # seven": a six's power wins over a restriction only when the six is not a trump.
+    six_not_trump = six and defence_suit != trump
+    if attack_rank == "7" and "7" in enchanted:
+        if defence_suit == attack_suit:
+            return RANK_VALUE[defence] > RANK_VALUE[attack]
+        return six_not_trump
+    if attack_rank == "J" and "J" in enchanted:
+        if six_not_trump:
+            return True
+        lower = RANK_VALUE[defence] < RANK_VALUE[attack]
+        return lower and defence_suit in (attack_suit, trump)
+    if six:
+        return True
+    ace = attack_rank == defence_rank == "A" and "A" in enchanted
+    if ace and ACE_BEATS[defence[-1]] == attack[-1]:
+        return True
+    if defence_suit == attack_suit:
+        return RANK_VALUE[defence] > RANK_VALUE[attack]
+    return defence_suit == trump
