@@ -1,8 +1,31 @@
+import zoneinfo
+
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
+from django.db import models
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(f"{value!r} is not a time zone (e.g. Europe/Moscow).")
 
 
 class User(AbstractUser):
     """A player. Its own model from the first migration, so fields can be added later."""
 
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        validators=[validate_time_zone],
+        help_text="Deadlines are shown, and vacation days and weekends counted, in this zone.",
+    )
+
     def __str__(self) -> str:
         return self.username
+
+    @property
+    def tz(self) -> zoneinfo.ZoneInfo:
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC")

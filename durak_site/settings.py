@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "accounts",
     "games",
+    "notifications",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -80,6 +81,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "notifications.context_processors.bell",
             ],
         },
     },
@@ -162,6 +164,31 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+
+# Time controls (issue 4). Every move schedules an ETA task for the next deadline when it is at
+# most TIMEOUT_ETA_HORIZON_SECONDS away (longer ETAs would sit in a worker's memory for days);
+# beat runs the sweep every TIMEOUT_SWEEP_SECONDS, which catches every deadline an ETA task
+# missed (lost message, killed worker, far deadline), so a timeout is late by at most that.
+TIMEOUT_SWEEP_SECONDS = env.int("TIMEOUT_SWEEP_SECONDS", default=5)
+TIMEOUT_ETA_HORIZON_SECONDS = env.int("TIMEOUT_ETA_HORIZON_SECONDS", default=600)
+VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=14)
+# The hour (in each user's time zone) after which their daily digest goes out.
+DIGEST_HOUR = env.int("DIGEST_HOUR", default=8)
+# Links in emails start with this.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# django-celery-beat's DatabaseScheduler copies these entries into its tables when beat starts.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": float(max(TIMEOUT_SWEEP_SECONDS, 1)),
+        "options": {"expires": float(max(TIMEOUT_SWEEP_SECONDS, 1))},
+    },
+    "send-digests": {
+        "task": "notifications.tasks.send_digests",
+        "schedule": 600.0,
+        "options": {"expires": 600.0},
+    },
+}
 
 # How often an open game page asks whether anything changed.
 GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=2)

@@ -5,5 +5,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("api/", include("api.urls")),
+    path("notifications/", include("notifications.urls")),
     path("", include("games.urls")),
 ]

@@ -40,3 +40,9 @@ class StaleVersion(GameError):
 
 class IllegalMove(GameError):
     """The engine refused the action; the message is the engine's."""
+
+
+class TimeExpired(GameError):
+    """The player's deadline passed before the move arrived; the timeout was applied instead."""
+
+    status_code = 409

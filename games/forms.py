@@ -5,6 +5,7 @@ becomes an override. Whether a combination is allowed is the engine's call
 (``services.build_rules``).
 """
 
+from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -12,6 +13,18 @@ from django import forms
 import durak
 
 PRESET_DEFAULT = ""
+
+#: The time controls offered when a game is created: (form value, label, time per move).
+TIME_CONTROLS: list[tuple[str, str, timedelta | None]] = [
+    ("none", "no time limit", None),
+    ("30s", "live: 30 seconds a move", timedelta(seconds=30)),
+    ("2m", "live: 2 minutes a move", timedelta(minutes=2)),
+    ("1h", "correspondence: 1 hour a move", timedelta(hours=1)),
+    ("12h", "correspondence: 12 hours a move", timedelta(hours=12)),
+    ("1d", "correspondence: 1 day a move", timedelta(days=1)),
+    ("3d", "correspondence: 3 days a move", timedelta(days=3)),
+    ("7d", "correspondence: 7 days a move", timedelta(days=7)),
+]
 
 
 def _option_field(option: dict[str, Any]) -> forms.Field | None:
@@ -59,6 +72,18 @@ def _option_field(option: dict[str, Any]) -> forms.Field | None:
 class GameCreateForm(forms.Form):
     preset = forms.ChoiceField(label="Rules", choices=())
     num_players = forms.IntegerField(label="Players", min_value=2, max_value=6, initial=2)
+    time_control = forms.ChoiceField(
+        label="Time control",
+        choices=[(value, label) for value, label, _ in TIME_CONTROLS],
+        initial="none",
+        required=False,
+    )
+    pause_weekends = forms.BooleanField(
+        label="Pause clocks at weekends", required=False, help_text="Correspondence games only."
+    )
+    private = forms.BooleanField(
+        label="Private", required=False, help_text="Not listed: players join by invitation or share link."
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -73,6 +98,10 @@ class GameCreateForm(forms.Form):
             if field is not None:
                 self.options.append(option)
                 self.fields[f"opt_{option['name']}"] = field
+
+    def move_time(self) -> timedelta | None:
+        chosen = self.cleaned_data.get("time_control") or "none"
+        return next(move_time for value, _, move_time in TIME_CONTROLS if value == chosen)
 
     def option_fields(self) -> list[forms.BoundField]:
         return [self[f"opt_{option['name']}"] for option in self.options]

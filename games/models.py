@@ -10,10 +10,14 @@ log from the seed (or the stacked ``deal``) gives ``state`` back; the
 ``durak.Game.view(player)``, never these columns.
 """
 
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import models
+
+#: Move times from this long up are correspondence play: vacations and weekend pauses apply.
+CORRESPONDENCE_FROM = timedelta(hours=1)
 
 
 class Game(models.Model):
@@ -44,10 +48,26 @@ class Game(models.Model):
     )
     dealer = models.PositiveSmallIntegerField(default=0)
     state = models.JSONField(null=True, blank=True, help_text="Secret: durak.Game.to_dict().")
+    move_time = models.DurationField(
+        null=True, blank=True, help_text="Time for each move; empty for no time control."
+    )
+    pause_weekends = models.BooleanField(
+        default=False, help_text="Correspondence clocks stop on each player's Saturday and Sunday."
+    )
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="The earliest seat deadline: what the timeout sweep looks at."
+    )
+    private = models.BooleanField(
+        default=False, help_text="Not listed in the lobby: seats are taken by invitation or share link."
+    )
+    invite_token = models.CharField(
+        max_length=32, blank=True, default="", help_text="Secret of the share link that lets anyone join."
+    )
 
     class Meta:
         indexes = [
             models.Index(fields=["status", "-created_at"], name="game_lobby_idx"),
+            models.Index(fields=["deadline"], name="game_deadline_idx", condition=models.Q(status="active")),
         ]
 
     def __str__(self) -> str:
@@ -56,6 +76,13 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    @property
+    def time_control(self) -> str:
+        """"none", "live" (seconds or minutes a move) or "correspondence" (an hour or more)."""
+        if self.move_time is None:
+            return "none"
+        return "correspondence" if self.move_time >= CORRESPONDENCE_FROM else "live"
 
 
 class Seat(models.Model):
@@ -76,6 +103,18 @@ class Seat(models.Model):
         null=True, blank=True, help_text="1 for the first player out, and so on."
     )
     joined_at = models.DateTimeField(auto_now_add=True)
+    turn_started_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the game last started waiting for this player."
+    )
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="When this player runs out of time (set by the services)."
+    )
+    warn_at = models.DateTimeField(
+        null=True, blank=True, help_text="When to warn that time is almost up (80% used); cleared once sent."
+    )
+    last_seen_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the player last opened the game's page."
+    )
 
     class Meta:
         constraints = [
@@ -84,6 +123,8 @@ class Seat(models.Model):
         ]
         indexes = [
             models.Index(fields=["user", "-awaiting_move"], name="seat_my_games_idx"),
+            models.Index(fields=["deadline"], name="seat_deadline_idx", condition=models.Q(deadline__isnull=False)),
+            models.Index(fields=["warn_at"], name="seat_warn_idx", condition=models.Q(warn_at__isnull=False)),
         ]
         ordering = ["position"]
 
@@ -97,7 +138,10 @@ class Move(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField(help_text="1, 2, 3, ... within the game.")
     position = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Seat that acted; empty for actions of the server."
+        null=True,
+        blank=True,
+        help_text="Seat that chose the action; empty for actions of the server (a timeout), "
+        "whose player is in the action.",
     )
     action = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
@@ -115,3 +159,45 @@ class Move(models.Model):
         if not self._state.adding:
             raise ValueError("The move log is append-only.")
         super().save(*args, **kwargs)
+
+
+class Vacation(models.Model):
+    """Whole days, in the player's time zone, on which their correspondence clocks stand still.
+
+    Limited to ``settings.VACATION_DAYS_PER_YEAR`` days per calendar year; taken through
+    ``games.timeouts.vacation_take``.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations")
+    starts_on = models.DateField()
+    ends_on = models.DateField(help_text="The last day of the vacation (inclusive).")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=models.Q(ends_on__gte=models.F("starts_on")), name="vacation_order"),
+        ]
+        indexes = [models.Index(fields=["user", "ends_on"], name="vacation_user_idx")]
+        ordering = ["starts_on"]
+
+    def __str__(self) -> str:
+        return f"{self.user} away {self.starts_on}..{self.ends_on}"
+
+    @property
+    def days(self) -> int:
+        return (self.ends_on - self.starts_on).days + 1
+
+
+class Invitation(models.Model):
+    """A user invited by name to take a seat (also in a private game)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="invitation_unique_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} invited to game {self.game_id}"

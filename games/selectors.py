@@ -3,7 +3,9 @@
 """
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.db.models import (
     Case,
@@ -72,7 +74,7 @@ def game_view(*, game: Game, user: User | Any) -> GameView:
 
 def lobby_open_games(*, limit: int = 50) -> QuerySet[Game]:
     return (
-        Game.objects.filter(status=Game.Status.OPEN)
+        Game.objects.filter(status=Game.Status.OPEN, private=False)
         .select_related("creator")
         .prefetch_related(_SEATS_WITH_USERS)
         .order_by("-created_at")[:limit]
@@ -134,3 +136,34 @@ def game_list(
 def game_moves(*, game_id: int) -> QuerySet[Move]:
     """The game's move log in order. Every logged action is public: played cards lie face up."""
     return Move.objects.filter(game_id=game_id).order_by("seq")
+
+
+@dataclass(frozen=True)
+class Clock:
+    """One running deadline, as a viewer reads it."""
+
+    name: str
+    position: int
+    deadline: datetime
+    local: str  # in the viewer's time zone, with the zone's name
+    mine: bool
+
+
+def game_clocks(*, game: Game, seats: list[Seat], viewer: User | Any) -> list[Clock]:
+    """The deadlines of the players the game waits for (no query: seats come with their users)."""
+    if game.status != Game.Status.ACTIVE:
+        return []
+    authenticated = getattr(viewer, "is_authenticated", False)
+    tz = viewer.tz if authenticated else ZoneInfo("UTC")
+    zone = viewer.time_zone if authenticated else "UTC"
+    return [
+        Clock(
+            name=seat.user.username,
+            position=seat.position,
+            deadline=seat.deadline,
+            local=f"{seat.deadline.astimezone(tz):%a %d %b, %H:%M:%S} ({zone})",
+            mine=authenticated and seat.user_id == viewer.pk,
+        )
+        for seat in sorted(seats, key=lambda s: (s.deadline or datetime.max.replace(tzinfo=UTC), s.position))
+        if seat.awaiting_move and seat.deadline is not None
+    ]

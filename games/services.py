@@ -6,8 +6,10 @@ requests for the same game run one after the other, and raises a
 ``games.exceptions.GameError`` (rolling back everything) on bad input.
 """
 
+import logging
 import secrets
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -16,17 +18,25 @@ from django.utils import timezone
 import durak
 from accounts.models import User
 from durak.game import SYSTEM_ACTION_TYPES
+from notifications import services as notifications
 
-from . import tasks
+from . import tasks, timeouts
 from .exceptions import (
     GameNotFound,
     IllegalMove,
     InvalidRules,
     NotAllowed,
     StaleVersion,
+    TimeExpired,
     WrongStatus,
 )
-from .models import Game, Move, Seat
+from .models import Game, Invitation, Move, Seat
+
+logger = logging.getLogger(__name__)
+
+#: The shortest and longest move times a game may have.
+MIN_MOVE_TIME = timedelta(seconds=1)
+MAX_MOVE_TIME = timedelta(days=30)
 
 
 def _lock_game(game_id: int) -> Game:
@@ -38,9 +48,10 @@ def _lock_game(game_id: int) -> Game:
 
 
 def _game_changed(game: Game) -> None:
-    """Queue the side effects of a change (notifications, timers) for after the commit."""
+    """Queue the side effects of a change (timers, the change hook) for after the commit."""
     game_id, version = game.pk, game.version
     transaction.on_commit(lambda: tasks.game_changed.delay(game_id, version))
+    timeouts.schedule_timeout(game)
 
 
 def build_rules(*, preset: str, overrides: Mapping[str, Any] | None = None) -> durak.Rules:
@@ -62,8 +73,16 @@ def game_create(
     overrides: Mapping[str, Any] | None = None,
     seed: int | None = None,
     deal: Mapping[str, Any] | None = None,
+    move_time: timedelta | None = None,
+    pause_weekends: bool = False,
+    private: bool = False,
 ) -> Game:
     """Open a new game with its creator in seat 0.
+
+    ``move_time``: each player's time for each move (None: no time control);
+    ``pause_weekends`` stops correspondence clocks (an hour a move or more) on each
+    player's Saturday and Sunday. A ``private`` game is not listed in the lobby: seats are
+    taken by invitation (``game_invite``) or through its share link.
 
     ``deal`` stacks the cards instead of shuffling (for tests and scenarios):
     ``{"hands": [[...], ...], "stock": [...], "dealer": 0, "first_attacker": None,
@@ -79,6 +98,8 @@ def game_create(
         deal = dict(deal)
         if len(deal.get("hands", [])) != num_players:
             raise InvalidRules("A stacked deal needs one hand per player.")
+    if move_time is not None and not MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME:
+        raise InvalidRules("The time for a move must be between one second and thirty days.")
         try:
             _engine_from_deal(rules, deal)
         except (ValueError, TypeError, KeyError) as error:
@@ -91,20 +112,32 @@ def game_create(
         creator=creator,
         seed=secrets.randbits(62) if seed is None else seed,
         deal=deal,
+        move_time=move_time,
+        pause_weekends=pause_weekends,
+        private=private,
+        invite_token=secrets.token_urlsafe(16),
     )
     Seat.objects.create(game=game, user=creator, position=0)
     return game
 
 
 @transaction.atomic
-def game_join(*, user: User, game_id: int) -> Game:
-    """Take the lowest free seat; the game starts when this fills the last one."""
+def game_join(*, user: User, game_id: int, token: str | None = None) -> Game:
+    """Take the lowest free seat; the game starts when this fills the last one.
+
+    A private game takes only invited users, or anyone with its share link's ``token``.
+    """
     game = _lock_game(game_id)
     if game.status != Game.Status.OPEN:
         raise WrongStatus("This game is not open for joining.")
-    seats = list(game.seats.all())
+    seats = list(game.seats.select_related("user"))
     if any(seat.user_id == user.pk for seat in seats):
         raise NotAllowed("You already have a seat in this game.")
+    if game.private and not (
+        (token is not None and secrets.compare_digest(token, game.invite_token))
+        or game.invitations.filter(user=user).exists()
+    ):
+        raise NotAllowed("This game is private: you need an invitation or its share link.")
     if len(seats) >= game.num_players:
         raise WrongStatus("This game is full.")
     taken = {seat.position for seat in seats}
@@ -144,7 +177,7 @@ def game_start(*, user: User, game_id: int) -> Game:
         raise WrongStatus("This game has already started or ended.")
     if user.pk != game.creator_id:
         raise NotAllowed("Only the game's creator can start it early.")
-    seats = list(game.seats.all())
+    seats = list(game.seats.select_related("user"))
     if game.deal is not None and len(seats) != game.num_players:
         raise WrongStatus("A game with a stacked deal starts only when every seat is taken.")
     try:
@@ -199,11 +232,13 @@ def _start(game: Game, seats: list[Seat]) -> None:
     game.state = engine.to_dict()
     game.status = Game.Status.ACTIVE
     game.started_at = timezone.now()
-    _sync_seats(game, seats, engine)
+    _sync_seats(game, seats, engine, started=True)
 
 
-def _sync_seats(game: Game, seats: list[Seat], engine: durak.Game) -> None:
-    """Copy who is waited for and who finished where from the engine into the seats."""
+def _sync_seats(game: Game, seats: list[Seat], engine: durak.Game, *, started: bool = False) -> None:
+    """Copy who is waited for and who finished where from the engine into the seats, give
+    each waited-for player a fresh deadline, and record the notifications this change causes."""
+    was_waiting = {seat.pk: seat.awaiting_move for seat in seats}
     waiting = set(engine.waiting_for())
     places = {player: index + 1 for index, player in enumerate(engine.finished)}
     for seat in seats:
@@ -217,13 +252,22 @@ def _sync_seats(game: Game, seats: list[Seat], engine: durak.Game) -> None:
             seat.result = Seat.Result.OUT
         else:
             seat.result = Seat.Result.NONE
-    Seat.objects.bulk_update(seats, ["awaiting_move", "place", "result"])
     if engine.over:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
+    timeouts.set_deadlines(game, seats, now=timezone.now())
+    Seat.objects.bulk_update(
+        seats, ["awaiting_move", "place", "result", "turn_started_at", "deadline", "warn_at"]
+    )
+    notifications.game_changed(
+        game=game,
+        seats=seats,
+        newly_waiting=[seat for seat in seats if seat.awaiting_move and not was_waiting[seat.pk]],
+        started=started,
+        finished=engine.over,
+    )
 
 
-@transaction.atomic
 def make_move(*, user: User, game_id: int, action: Mapping[str, Any], expected_version: int) -> Game:
     """Apply one action of ``user`` to the game, as seen at ``expected_version``.
 
@@ -232,13 +276,39 @@ def make_move(*, user: User, game_id: int, action: Mapping[str, Any], expected_v
     against the same version fails with ``StaleVersion``. The action is the
     engine's JSON dict; its ``"player"`` is the user's seat and may be left out.
     Raises ``IllegalMove`` with the engine's message; nothing is saved then.
+
+    A move that arrives once a deadline of the game has passed is refused with
+    ``TimeExpired``; the timeout is applied then and there (committed), so the
+    player's next look shows its outcome.
     """
+    with transaction.atomic():
+        game, late = _make_move_locked(
+            user=user, game_id=game_id, action=action, expected_version=expected_version
+        )
+    if late is not None:
+        assert late.deadline is not None
+        when = f"{late.deadline.astimezone(user.tz):%H:%M:%S} ({user.time_zone})"
+        if late.user_id == user.pk:
+            raise TimeExpired(
+                f"Too late: your time for this move ran out at {when}, "
+                "so the move was not played and the game applied the timeout."
+            )
+        raise TimeExpired(
+            f"{late.user.username}'s time ran out at {when}, before your move arrived: "
+            "the game applied that timeout first, so your move was not played."
+        )
+    return game
+
+
+def _make_move_locked(
+    *, user: User, game_id: int, action: Mapping[str, Any], expected_version: int
+) -> tuple[Game, Seat | None]:
     game = _lock_game(game_id)
     if game.status != Game.Status.ACTIVE:
         raise WrongStatus("This game is not being played.")
     if game.version != expected_version:
         raise StaleVersion("The game has moved on since you looked; here is the current table.")
-    seats = list(game.seats.all())
+    seats = list(game.seats.select_related("user"))
     seat = next((seat for seat in seats if seat.user_id == user.pk), None)
     if seat is None:
         raise NotAllowed("You have no seat in this game.")
@@ -249,6 +319,13 @@ def make_move(*, user: User, game_id: int, action: Mapping[str, Any], expected_v
     if action.get("player", seat.position) != seat.position:
         raise NotAllowed("You can only move for yourself.")
     full_action = {**action, "player": seat.position}
+
+    now = timezone.now()
+    late = timeouts.due_seat(seats, now)
+    if late is not None:
+        # Someone's time (most likely this player's) ran out before this move arrived.
+        _apply_timeout_locked(game, seats, late)
+        return game, late
 
     assert game.state is not None
     engine = durak.Game.from_dict(game.state)
@@ -263,4 +340,119 @@ def make_move(*, user: User, game_id: int, action: Mapping[str, Any], expected_v
     _sync_seats(game, seats, engine)
     game.save()
     _game_changed(game)
-    return game
+    return game, None
+
+
+def _apply_timeout_locked(game: Game, seats: list[Seat], seat: Seat) -> None:
+    """Apply the engine's timeout for ``seat`` to a locked, running game and log it as a
+    server action (``Move.position`` empty; the action names the player)."""
+    assert game.state is not None
+    engine = durak.Game.from_dict(game.state)
+    action = {"type": "timeout", "player": seat.position}
+    try:
+        engine.apply(action)
+    except durak.IllegalAction as error:
+        # The seat's flag disagrees with the engine; never loop on it: drop the clock.
+        logger.error("game %s: engine refused timeout for seat %s: %s", game.pk, seat.position, error)
+        seat.deadline = seat.warn_at = None
+        seat.save(update_fields=["deadline", "warn_at"])
+        game.deadline = min((s.deadline for s in seats if s.deadline is not None), default=None)
+        game.save(update_fields=["deadline"])
+        return
+    Move.objects.create(game=game, seq=game.moves.count() + 1, position=None, action=action)
+    game.state = engine.to_dict()
+    game.version += 1
+    _sync_seats(game, seats, engine)
+    game.save()
+    _game_changed(game)
+
+
+def game_timeout(*, game_id: int, expected_version: int | None = None) -> bool:
+    """Apply the timeout of the player whose deadline passed first, if one has.
+
+    Idempotent, for the ETA task and the sweep: it locks the game row and does nothing
+    unless the game is running, still at ``expected_version`` (when given) and a deadline
+    has really passed. Returns whether a timeout was applied.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update(of=("self",)).filter(pk=game_id).first()
+        if game is None:
+            return False
+        return _timeout_locked_game(game, expected_version=expected_version)
+
+
+def _timeout_locked_game(game: Game, *, expected_version: int | None = None) -> bool:
+    if game.status != Game.Status.ACTIVE:
+        return False
+    if expected_version is not None and game.version != expected_version:
+        return False
+    now = timezone.now()
+    if game.deadline is None or game.deadline > now:
+        return False
+    seats = list(game.seats.select_related("user"))
+    seat = timeouts.due_seat(seats, now)
+    if seat is None:
+        # game.deadline was out of step with the seats: repair it rather than meet it again.
+        game.deadline = min((s.deadline for s in seats if s.deadline is not None), default=None)
+        if game.deadline is not None and game.deadline <= now:
+            game.deadline = None
+        game.save(update_fields=["deadline"])
+        return False
+    _apply_timeout_locked(game, seats, seat)
+    return True
+
+
+def sweep_expired(*, batch: int = 100, max_rounds: int = 100) -> int:
+    """Apply every timeout that is due; returns how many were applied.
+
+    Each round locks up to ``batch`` running games whose deadline passed with
+    ``select_for_update(skip_locked=True)``, so sweeps running at the same time (two beats,
+    a slow worker) take disjoint games and never wait on a game a move is being made in;
+    each game is re-checked under its lock (``_timeout_locked_game``) before it is touched.
+    """
+    applied = 0
+    for _ in range(max_rounds):
+        with transaction.atomic():
+            games = list(
+                Game.objects.select_for_update(skip_locked=True, of=("self",))
+                .filter(status=Game.Status.ACTIVE, deadline__lte=timezone.now())
+                .order_by("deadline")[:batch]
+            )
+            for game in games:
+                applied += _timeout_locked_game(game)
+        if len(games) < batch:
+            break
+    return applied
+
+
+@transaction.atomic
+def game_invite(*, user: User, game_id: int, username: str) -> Invitation:
+    """Invite a user by name to an open game (any seated player may); they are notified."""
+    game = _lock_game(game_id)
+    if game.status != Game.Status.OPEN:
+        raise WrongStatus("Only a game that has not started takes invitations.")
+    if not game.seats.filter(user=user).exists():
+        raise NotAllowed("Only a player of this game can invite others.")
+    invitee = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
+    if invitee is None:
+        raise NotAllowed(f"There is no player called {username.strip()!r}.")
+    if game.seats.filter(user=invitee).exists():
+        raise NotAllowed(f"{invitee.username} already has a seat in this game.")
+    invitation, created = Invitation.objects.get_or_create(
+        game=game, user=invitee, defaults={"invited_by": user}
+    )
+    if created:
+        notifications.invited(game=game, user=invitee, invited_by=user)
+    return invitation
+
+
+def seat_seen(*, game: Game, seat: Seat | None) -> None:
+    """Record that a seated player opened the game: it stops "your move" emails until the
+    next move and the "time almost up" warning for this turn, and reads the game's
+    notifications (two UPDATEs; nothing for spectators)."""
+    if seat is None:
+        return
+    now = timezone.now()
+    Seat.objects.filter(pk=seat.pk).update(last_seen_at=now)
+    seat.last_seen_at = now
+    notifications.game_seen(game_id=game.pk, user_id=seat.user_id)

@@ -20,3 +20,30 @@ def game_changed(game_id: int, version: int) -> None:
         Seat.objects.filter(game_id=game_id, awaiting_move=True).values_list("position", flat=True)
     )
     logger.info("game %s at version %s waits for seats %s", game_id, version, waiting)
+
+
+@shared_task(bind=True, ignore_result=True, max_retries=3, default_retry_delay=1)
+def apply_timeout(self, game_id: int, version: int) -> None:  # type: ignore[no-untyped-def]
+    """ETA task queued for a game's next deadline. Does nothing if the game moved on
+    (another version) or the deadline has not really passed: the sweep has the last word."""
+    from django.db import OperationalError
+
+    from .services import game_timeout
+
+    try:
+        game_timeout(game_id=game_id, expected_version=version)
+    except OperationalError as error:
+        raise self.retry(exc=error) from error
+
+
+@shared_task(ignore_result=True)
+def sweep_deadlines() -> None:
+    """Run by beat every ``TIMEOUT_SWEEP_SECONDS``: every due timeout and time warning."""
+    from notifications.services import send_time_warnings
+
+    from .services import sweep_expired
+
+    applied = sweep_expired()
+    warned = send_time_warnings()
+    if applied or warned:
+        logger.info("sweep: %s timeout(s) applied, %s warning(s) written", applied, warned)

@@ -12,12 +12,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
 from accounts.models import User
 
-from . import selectors, services
+from . import selectors, services, timeouts
 from .exceptions import GameError, GameNotFound
 from .forms import GameCreateForm
 from .models import Game
@@ -61,6 +62,9 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
                     preset=form.cleaned_data["preset"],
                     num_players=form.cleaned_data["num_players"],
                     overrides=overrides,
+                    move_time=form.move_time(),
+                    pause_weekends=form.cleaned_data.get("pause_weekends") or False,
+                    private=form.cleaned_data.get("private") or False,
                 )
             except GameError as error:
                 form.add_error(None, error.message)
@@ -77,10 +81,12 @@ def _get_game(game_id: int) -> Game:
 
 
 def _render_game(
-    request: HtmxHttpRequest, game_id: int, *, error: str = "", status: int = 200
+    request: HtmxHttpRequest, game_id: int, *, error: str = "", status: int = 200, visit: bool = False
 ) -> HttpResponse:
     game = _get_game(game_id)
     seen = selectors.game_view(game=game, user=request.user)
+    if visit and game.status == Game.Status.ACTIVE:
+        services.seat_seen(game=game, seat=seen.seat)
     seats = list(game.seats.all())
     table = None
     if seen.view is not None:
@@ -105,6 +111,13 @@ def _render_game(
             and request.user.pk == game.creator_id
             and len(seats) >= 2
         ),
+        "clocks": selectors.game_clocks(game=game, seats=seats, viewer=request.user),
+        "share_link": (
+            request.build_absolute_uri(reverse("games:join_link", args=[game.pk, game.invite_token]))
+            if seen.seat is not None and game.status == Game.Status.OPEN
+            else ""
+        ),
+        "invite_token": request.GET.get("invite", ""),
     }
     template = "games/game.html#table" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
@@ -112,7 +125,7 @@ def _render_game(
 
 @require_GET
 def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    return _render_game(request, game_id)
+    return _render_game(request, game_id, visit=not request.htmx)
 
 
 @require_GET
@@ -166,7 +179,47 @@ def _seat_action(
 @require_POST
 @login_required
 def game_join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    return _seat_action(request, game_id, services.game_join, "You took a seat.")
+    token = request.POST.get("token") or None
+
+    def join(*, user: User, game_id: int) -> Game:
+        return services.game_join(user=user, game_id=game_id, token=token)
+
+    return _seat_action(request, game_id, join, "You took a seat.")
+
+
+@require_GET
+def game_join_link(request: HtmxHttpRequest, game_id: int, token: str) -> HttpResponse:
+    """A share link: the game page with a "take a seat" button that carries the token."""
+    return redirect(reverse("games:detail", args=[game_id]) + f"?invite={token}")
+
+
+@require_POST
+@login_required
+def game_invite(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    username = request.POST.get("username", "")
+
+    def invite(*, user: User, game_id: int) -> object:
+        return services.game_invite(user=user, game_id=game_id, username=username)
+
+    return _seat_action(request, game_id, invite, f"{username.strip()} is invited.")
+
+
+@require_POST
+@login_required
+def vacation_take(request: HtmxHttpRequest) -> HttpResponse:
+    from datetime import date
+
+    try:
+        starts_on = date.fromisoformat(request.POST.get("starts_on", ""))
+        days = int(request.POST.get("days", ""))
+        timeouts.vacation_take(user=_player(request), starts_on=starts_on, days=days)
+    except ValueError:
+        messages.error(request, "Give a start date and a number of days.")
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"Vacation booked: {days} day(s) from {starts_on}.")
+    return redirect("notifications:settings")
 
 
 @require_POST

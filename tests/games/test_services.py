@@ -206,7 +206,8 @@ def test_make_move_applies_records_and_bumps_version(
             action={"type": "attack", "cards": ["6S"]},
             expected_version=version,
         )
-    assert len(callbacks) == 1
+    # The change hook, and the "your move" email of the player now waited for: after the commit.
+    assert len(callbacks) == 2
     assert game.version == version + 1
     move = Move.objects.get(game=game)
     assert (move.seq, move.position) == (1, 0)

@@ -1,0 +1,209 @@
+"""Time controls: when each player's time runs out, and what pauses it.
+
+The engine says whom a game waits for and what a timeout does; this module only
+says *when*. After every change each player the engine waits for gets the full
+move time again (``set_deadlines``); in correspondence games (a move time of an
+hour or more) the clock stands still on that player's vacation days and, if the
+game says so, on their Saturdays and Sundays, both counted in the player's own
+time zone. Applying a timeout is ``services.game_timeout`` / ``services.sweep_expired``.
+"""
+
+import logging
+from collections.abc import Callable, Iterable
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+
+from .exceptions import GameError
+from .models import Game, Seat, Vacation
+
+logger = logging.getLogger(__name__)
+
+#: Share of the move time after which a "time almost up" warning goes out.
+WARN_AT_SHARE = 0.8
+#: A deadline never lies further than this many paused days ahead (guards the day walk).
+_MAX_DAYS = 3 * 366
+
+
+class VacationRefused(GameError):
+    pass
+
+
+def deadline_after(
+    start: datetime, move_time: timedelta, *, tz: ZoneInfo, paused: Callable[[date], bool] | None = None
+) -> datetime:
+    """``start`` plus ``move_time`` of running clock, the clock stopping on every local day
+    of ``tz`` for which ``paused(day)`` is true.
+
+    >>> from zoneinfo import ZoneInfo
+    >>> friday_noon = datetime(2025, 1, 3, 12, tzinfo=UTC)
+    >>> str(deadline_after(friday_noon, timedelta(days=1), tz=ZoneInfo("UTC")))
+    '2025-01-04 12:00:00+00:00'
+    >>> weekend = lambda day: day.weekday() >= 5
+    >>> str(deadline_after(friday_noon, timedelta(days=1), tz=ZoneInfo("UTC"), paused=weekend))
+    '2025-01-06 12:00:00+00:00'
+    """
+    if paused is None:
+        return start + move_time
+    remaining = move_time
+    moment = start.astimezone(UTC)
+    for _ in range(_MAX_DAYS + move_time.days + 2):
+        day = moment.astimezone(tz).date()
+        # Aware arithmetic in UTC: subtracting two times of one zone would ignore DST changes.
+        next_midnight = datetime.combine(day + timedelta(days=1), time(), tzinfo=tz).astimezone(UTC)
+        if not paused(day):
+            left_today = next_midnight - moment
+            if remaining <= left_today:
+                return moment + remaining
+            remaining -= left_today
+        moment = next_midnight
+    return moment + remaining
+
+
+def _vacation_days(user_id: int, since: date) -> set[date]:
+    days: set[date] = set()
+    for starts_on, ends_on in Vacation.objects.filter(user_id=user_id, ends_on__gte=since).values_list(
+        "starts_on", "ends_on"
+    ):
+        days.update(starts_on + timedelta(days=n) for n in range((ends_on - starts_on).days + 1))
+    return days
+
+
+def pauses_for(game: Game, user: User, since: datetime) -> Callable[[date], bool] | None:
+    """The days on which ``user``'s clock stands still in ``game`` (None: it never does)."""
+    if game.time_control != "correspondence":
+        return None
+    away = _vacation_days(user.pk, since.astimezone(user.tz).date() - timedelta(days=1))
+    weekends = game.pause_weekends
+    if not away and not weekends:
+        return None
+    return lambda day: day in away or (weekends and day.weekday() >= 5)
+
+
+def set_deadlines(game: Game, seats: Iterable[Seat], *, now: datetime, restart: bool = True) -> None:
+    """Set each seat's deadline from its ``awaiting_move`` flag and the game's move time,
+    and ``game.deadline`` to the earliest. The caller saves seats and game.
+
+    ``restart``: every waited-for player gets the full move time again from ``now`` (after
+    a move); otherwise the clocks keep their start (a vacation was added) and only the
+    deadlines are recomputed.
+    """
+    earliest: datetime | None = None
+    for seat in seats:
+        if not seat.awaiting_move or game.move_time is None or game.status != Game.Status.ACTIVE:
+            seat.turn_started_at = seat.deadline = seat.warn_at = None
+            continue
+        fresh = restart or seat.turn_started_at is None
+        if fresh:
+            seat.turn_started_at = now
+        start = seat.turn_started_at
+        assert start is not None
+        seat.deadline = deadline_after(
+            start, game.move_time, tz=seat.user.tz, paused=pauses_for(game, seat.user, start)
+        )
+        if fresh or seat.warn_at is not None:  # a warning already sent is not sent again
+            seat.warn_at = start + (seat.deadline - start) * WARN_AT_SHARE
+        earliest = seat.deadline if earliest is None else min(earliest, seat.deadline)
+    game.deadline = earliest
+
+
+def due_seat(seats: Iterable[Seat], now: datetime) -> Seat | None:
+    """The seat whose time ran out first (ties: the lower seat), or None."""
+    due = [s for s in seats if s.awaiting_move and s.deadline is not None and s.deadline <= now]
+    return min(due, key=lambda s: (s.deadline, s.position)) if due else None
+
+
+def schedule_timeout(game: Game) -> None:
+    """After the commit, queue an ETA task for the game's next deadline if it is near enough;
+    the beat sweep covers the rest."""
+    from . import tasks
+
+    if game.deadline is None:
+        return
+    game_id, version, deadline = game.pk, game.version, game.deadline
+    horizon = timedelta(seconds=settings.TIMEOUT_ETA_HORIZON_SECONDS)
+    if deadline - timezone.now() > horizon:
+        return
+    # The expiry keeps a message that outlived its deadline by far (a broker down for a day)
+    # from running at all: the sweep will have handled that game long before.
+    transaction.on_commit(
+        lambda: tasks.apply_timeout.apply_async(
+            (game_id, version), eta=deadline, expires=deadline + horizon
+        )
+    )
+
+
+def local_today(user: User) -> date:
+    return timezone.now().astimezone(user.tz).date()
+
+
+def vacation_days_used(user: User, year: int) -> int:
+    first, last = date(year, 1, 1), date(year, 12, 31)
+    used = 0
+    for vacation in Vacation.objects.filter(user=user, starts_on__lte=last, ends_on__gte=first):
+        used += (min(vacation.ends_on, last) - max(vacation.starts_on, first)).days + 1
+    return used
+
+
+@transaction.atomic
+def vacation_take(*, user: User, starts_on: date, days: int) -> Vacation:
+    """Book ``days`` whole days of vacation from ``starts_on`` (today or later, in the user's
+    zone), within ``VACATION_DAYS_PER_YEAR`` per calendar year, and push back the deadlines
+    of the user's running correspondence games.
+
+    Locks the user row, so two bookings cannot both squeeze under the limit.
+    """
+    User.objects.select_for_update().get(pk=user.pk)
+    if days < 1:
+        raise VacationRefused("A vacation is at least one day.")
+    if starts_on < local_today(user):
+        raise VacationRefused("A vacation cannot start in the past.")
+    ends_on = starts_on + timedelta(days=days - 1)
+    if Vacation.objects.filter(user=user, starts_on__lte=ends_on, ends_on__gte=starts_on).exists():
+        raise VacationRefused("You already have a vacation on some of those days.")
+    limit = settings.VACATION_DAYS_PER_YEAR
+    for year in range(starts_on.year, ends_on.year + 1):
+        first, last = max(starts_on, date(year, 1, 1)), min(ends_on, date(year, 12, 31))
+        wanted = (last - first).days + 1
+        used = vacation_days_used(user, year)
+        if used + wanted > limit:
+            raise VacationRefused(
+                f"That is {wanted} day(s) in {year}, and you have {limit - used} of your {limit} left."
+            )
+    vacation = Vacation.objects.create(user=user, starts_on=starts_on, ends_on=ends_on)
+    game_ids = list(
+        Seat.objects.filter(
+            user=user, awaiting_move=True, game__status=Game.Status.ACTIVE, game__move_time__isnull=False
+        ).values_list("game_id", flat=True)
+    )
+    for game_id in game_ids:
+        recompute_deadlines(game_id=game_id)
+    return vacation
+
+
+def recompute_deadlines(*, game_id: int) -> None:
+    """Recompute a running game's deadlines from their clocks' starts (after a vacation was
+    booked). Locks the game row; bumps the version, so a pending ETA task for the old deadline
+    does nothing and the open pages redraw."""
+    from .services import _lock_game
+
+    with transaction.atomic():
+        game = _lock_game(game_id)
+        if game.status != Game.Status.ACTIVE or game.move_time is None:
+            return
+        seats = list(game.seats.select_related("user"))
+        set_deadlines(game, seats, now=timezone.now(), restart=False)
+        Seat.objects.bulk_update(seats, ["turn_started_at", "deadline", "warn_at"])
+        game.version += 1
+        game.save(update_fields=["deadline", "version", "updated_at"])
+        schedule_timeout(game)
+
+
+def vacation_days_left(user: User) -> int:
+    """Vacation days the user can still book this (local) year."""
+    return max(0, settings.VACATION_DAYS_PER_YEAR - vacation_days_used(user, local_today(user).year))

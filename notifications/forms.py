@@ -1,0 +1,20 @@
+from django import forms
+
+from accounts.models import User
+
+from .models import Kind, Preferences
+
+
+class PreferencesForm(forms.ModelForm):
+    class Meta:
+        model = Preferences
+        fields = [
+            *(f"{channel}_{kind}" for kind in Kind.values for channel in ("web", "email")),
+            "daily_digest",
+        ]
+
+
+class TimeZoneForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ["time_zone"]
