@@ -94,9 +94,14 @@ class Player:
             self.screenshot(screenshot)
         target.click()
 
-    def press(self, kind: str) -> None:
-        """A button that plays no card: take, pass."""
-        self.page.click(f"#table .other-actions button.{kind}")
+    def press(self, kind: str, double: bool = False) -> None:
+        """A button that plays no card: take, pass. ``double``: an impatient double click."""
+        button = f"#table .other-actions button.{kind}"
+        if double:
+            self.page.dblclick(button)
+            self.page.wait_for_timeout(500)  # let a second request, if one went out, come back
+        else:
+            self.page.click(button)
 
     def screenshot(self, moment: str) -> None:
         self.page.screenshot(path=str(self.artifacts / f"{moment}-{self.name}.png"), full_page=True)
@@ -140,12 +145,14 @@ def test_two_players_sign_up_join_and_play_a_stacked_game_to_the_end(
         alice.page.fill("#id_num_players", "2")
         alice.page.get_by_role("button", name="Open the game").click()
         expect(alice.table).to_contain_text("Waiting for players: 1 of 2 seats taken.")
+        alice.screenshot("0-waiting")
         game = Game.objects.get()
         assert game.creator == User.objects.get(username="alice")
         alice.mark_page()
 
         # Bob finds it in the lobby and joins; Alice's waiting page turns into the table.
         bob.page.goto(f"{live_server.url}/")
+        bob.screenshot("0-lobby")
         bob.page.locator(".open-games tr", has_text="alice").get_by_role("button", name="Join").click()
         expect(bob.page.locator(".messages")).to_contain_text("You took a seat.")
         bob.mark_page()
@@ -174,7 +181,7 @@ def test_two_players_sign_up_join_and_play_a_stacked_game_to_the_end(
         move_and_watch(bob, alice, lambda: bob.play("9D", "Beat 6♦ with 9♦", screenshot="2-picked"))
         alice.screenshot("2-mid-bout")
         bob.screenshot("2-mid-bout")
-        move_and_watch(alice, bob, lambda: alice.press("pass"))
+        move_and_watch(alice, bob, lambda: alice.press("pass", double=True))
         for player in (alice, bob):
             expect(player.table.locator(".pairs .card")).to_have_count(0)
             expect(player.table.locator(".deck")).to_contain_text("Stock: 0")
