@@ -296,7 +296,6 @@ class EngineViewSerializer(serializers.Serializer):
     losing_team = serializers.IntegerField(allow_null=True, required=False)
     waiting_for = serializers.ListField(child=serializers.IntegerField())
     last_bout = LastBoutSerializer(allow_null=True)
-    shown_trump = card_field(allow_null=True, help_text="The trump shown to pick the first attacker.")
     end = EndSerializer(allow_null=True)
     enchanted = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="Enchanted ranks."

@@ -21,14 +21,16 @@ from durak.cards import (
     pretty,
     sort_hand,
 )
-from durak.game import Action, Game, IllegalAction, beats
+from durak.game import ACTION_TYPES, SYSTEM_ACTION_TYPES, Action, Game, IllegalAction, beats
 from durak.rules import PRESETS, Rules, RulesError
 
 __all__ = [
+    "ACTION_TYPES",
     "DECK_SIZES",
     "PRESETS",
     "RANKS",
     "SUITS",
+    "SYSTEM_ACTION_TYPES",
     "Action",
     "Game",
     "IllegalAction",

@@ -928,7 +928,6 @@ class Game:
             "waiting_for": self.waiting_for(),
             "actions": self.legal_actions(player) if player is not None else [],
             "last_bout": dict(self.last_bout) if self.last_bout else None,
-            "shown_trump": self.shown_trump,
             "end": dict(self.end) if self.end else None,
             "enchanted": list(self.rules.enchanted),
             "rules": self.rules.to_dict(),

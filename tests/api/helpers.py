@@ -11,17 +11,13 @@ CARD_FIELDS = ("card", "target")
 
 
 def public_cards(game: Game, seen_face_up: set[str]) -> set[str]:
-    """Cards everyone has seen: every card played (the log), every face-up trump card so far,
-    and the trump shown to choose the first attacker."""
+    """Cards everyone has seen: every card played (the log) and every face-up trump card so far."""
     public = set(seen_face_up)
     for action in Move.objects.filter(game=game).values_list("action", flat=True):
         public.update(action.get("cards", []))
         public.update(action[name] for name in CARD_FIELDS if name in action)
-    if game.state is not None:
-        if game.state["stock"]:
-            public.add(game.state["stock"][-1])
-        if game.state.get("shown_trump"):
-            public.add(game.state["shown_trump"])
+    if game.state is not None and game.state["stock"]:
+        public.add(game.state["stock"][-1])
     return public
 
 
