@@ -36,8 +36,15 @@ def _player(request: HttpRequest) -> User:
 
 
 def _lobby(request: HtmxHttpRequest, form: GameCreateForm, status: int = 200) -> HttpResponse:
+    open_games = list(selectors.lobby_open_games())
     context = {
-        "open_games": selectors.lobby_open_games(),
+        "open_games": open_games,
+        # Games where the user already sits get a link, not a Join button that can only fail.
+        "seated_in": {
+            game.pk
+            for game in open_games
+            if any(seat.user_id == request.user.pk for seat in game.seats.all())
+        },
         "my_games": (selectors.user_games(user=request.user) if request.user.is_authenticated else []),
         "form": form,
     }

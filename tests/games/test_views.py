@@ -49,6 +49,14 @@ def test_lobby_for_a_visitor_lists_open_games_and_invites_to_log_in(client: Clie
     assert "Open the game" not in page
 
 
+def test_lobby_offers_join_only_for_open_games_i_do_not_sit_in(user: Any) -> None:
+    mine, other = GameFactory(creator=user), GameFactory()
+    page = client_for(user).get("/").content.decode()
+    assert reverse("games:join", args=[other.pk]) in page
+    assert reverse("games:join", args=[mine.pk]) not in page
+    assert f'<a href="{detail_url(mine)}">your game</a>' in page
+
+
 def test_lobby_create_form_offers_every_preset_and_option(user: Any) -> None:
     page = client_for(user).get("/").content.decode()
     for name in durak.PRESETS:
