@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ._support import assert_cards_accounted, attack, cards, deal, defend, do, hand, throw
+from ._support import assert_cards_accounted, attack, cards, deal, defend, do, hand, take, throw
 
 # Four players, clubs trumps. Player 0 attacks player 1 with 8D; player 2 throws 8S and player 3
 # throws JH; player 1 beats everything. Afterwards 0, 2 and 3 are one card short, 1 three short.
@@ -133,3 +133,18 @@ def test_black_book_reverse_order_starts_from_the_main_attacker() -> None:
     assert "KD" in hand(game, 4)
     assert "QS" in hand(game, 3)
     assert {"JH", "AC"} <= hand(game, 2)
+
+
+def test_after_a_take_the_defender_also_draws_last() -> None:
+    game = deal(
+        "classic",
+        [cards("8D 9S 10S JS QS KS"), cards("7H 7S"), cards("9H 10H JH QH KH 9D")],
+        cards("AH AD AC 6D 6C"),
+        first_attacker=0,
+    )
+    do(game, attack(0, "8D"))
+    do(game, take(1))
+    assert game.table == []
+    assert hand(game, 0) == {"9S", "10S", "JS", "QS", "KS", "AH"}
+    assert hand(game, 1) == {"7H", "7S", "8D", "AD", "AC", "6D"}
+    assert game.stock == ["6C"]

@@ -159,3 +159,29 @@ def test_pass_is_offered_only_to_a_player_who_could_throw() -> None:
     assert game.legal_actions(2) == []
     refuse(game, pass_(2))
     assert of_type(game, 3, "pass")
+
+
+def test_a_main_attacker_with_no_cards_left_counts_as_passed() -> None:
+    game = deal("classic", [["8D"], ["JD", "QS", "KS"], ["8S", "9H"]], trump="C")
+    do(game, attack(0, "8D"))
+    assert cards_of(game, 2, "throw") == {"8S"}
+
+
+def test_neighbours_only_skips_a_neighbour_who_is_out() -> None:
+    # Player 2 goes out; when player 1 defends later, his neighbours are players 0 and 3.
+    game = deal(
+        "classic",
+        [["9H", "QD", "6S"], ["9D", "KD", "6H"], ["10D"], ["7S", "QC", "6D"], ["8S", "7H", "QS", "AS"]],
+        trump="C",
+        first_attacker=1,
+        throw_in="neighbours",
+    )
+    do(game, attack(1, "9D"), defend(2, "9D", "10D"))
+    assert game.finished == [2]
+    do(game, attack(3, "7S"), defend(4, "7S", "8S"))
+    do(game, attack(4, "7H"), defend(0, "7H", "9H"))
+    assert (game.attacker, game.defender) == (0, 1)
+    do(game, attack(0, "QD"))
+    assert cards_of(game, 3, "throw") == {"QC"}
+    refuse(game, throw(4, "QS"))
+    do(game, throw(3, "QC"))
