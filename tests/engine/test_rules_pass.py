@@ -4,7 +4,22 @@ bout, so the engine checks after each one."""
 
 from __future__ import annotations
 
-from ._support import attack, cards, cards_of, deal, defend, do, hand, of_type, pass_, refuse, take, throw
+from ._support import (
+    attack,
+    cards,
+    cards_of,
+    deal,
+    defend,
+    do,
+    hand,
+    of_type,
+    pass_,
+    refuse,
+    swap,
+    take,
+    throw,
+    transfer,
+)
 
 
 def test_a_pass_holds_until_a_new_card_lands() -> None:
@@ -95,3 +110,30 @@ def test_waiting_for_lists_exactly_the_players_with_actions() -> None:
     do(game, attack(0, "8D"))
     assert sorted(game.waiting_for()) == [p for p in range(4) if game.legal_actions(p)]
     assert 3 not in game.waiting_for()
+
+
+def test_a_transfer_card_lifts_a_pass() -> None:
+    game = deal(
+        "black_book",
+        [cards("9H 6S 7S"), cards("9D 6C 7C"), cards("10H 10D JS QS"), cards("9S 8D")],
+        trump="C",
+    )
+    do(game, attack(0, "9H"), pass_(3))
+    assert cards_of(game, 3, "throw") == set()
+    do(game, transfer(1, "9D"))
+    assert cards_of(game, 3, "throw") == {"9S"}
+
+
+def test_a_trump_swap_does_not_lift_a_pass() -> None:
+    # No card lands on the table: player 2's pass holds even though the swap brings him a king.
+    game = deal(
+        "classic",
+        [cards("KS 9D 8D"), cards("AS QD 7C"), cards("6H KC 7S")],
+        cards("JD KH"),
+        first_attacker=0,
+    )
+    do(game, attack(0, "KS"), pass_(2), swap(2))
+    assert "KH" in game.hands[2]
+    assert of_type(game, 2, "throw") == []
+    do(game, defend(1, "KS", "AS"))
+    assert cards_of(game, 2, "throw") == {"KC", "KH"}
