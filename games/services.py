@@ -9,7 +9,7 @@ requests for the same game run one after the other, and raises a
 import logging
 import secrets
 from collections.abc import Mapping
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -286,15 +286,15 @@ def make_move(*, user: User, game_id: int, action: Mapping[str, Any], expected_v
             user=user, game_id=game_id, action=action, expected_version=expected_version
         )
     if late is not None:
-        assert late.deadline is not None
-        when = f"{late.deadline.astimezone(user.tz):%H:%M:%S} ({user.time_zone})"
-        if late.user_id == user.pk:
+        late_seat, deadline = late
+        when = f"{deadline.astimezone(user.tz):%H:%M:%S} ({user.time_zone})"
+        if late_seat.user_id == user.pk:
             raise TimeExpired(
                 f"Too late: your time for this move ran out at {when}, "
                 "so the move was not played and the game applied the timeout."
             )
         raise TimeExpired(
-            f"{late.user.username}'s time ran out at {when}, before your move arrived: "
+            f"{late_seat.user.username}'s time ran out at {when}, before your move arrived: "
             "the game applied that timeout first, so your move was not played."
         )
     return game
@@ -302,7 +302,7 @@ def make_move(*, user: User, game_id: int, action: Mapping[str, Any], expected_v
 
 def _make_move_locked(
     *, user: User, game_id: int, action: Mapping[str, Any], expected_version: int
-) -> tuple[Game, Seat | None]:
+) -> tuple[Game, tuple[Seat, datetime] | None]:
     game = _lock_game(game_id)
     if game.status != Game.Status.ACTIVE:
         raise WrongStatus("This game is not being played.")
@@ -324,8 +324,10 @@ def _make_move_locked(
     late = timeouts.due_seat(seats, now)
     if late is not None:
         # Someone's time (most likely this player's) ran out before this move arrived.
+        deadline = late.deadline
+        assert deadline is not None
         _apply_timeout_locked(game, seats, late)
-        return game, late
+        return game, (late, deadline)
 
     assert game.state is not None
     engine = durak.Game.from_dict(game.state)

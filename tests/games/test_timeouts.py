@@ -1,0 +1,298 @@
+"""Timeouts with a real Celery worker and beat (subprocesses, Redis, the test database), and
+the services' guarantees under races: one outcome per deadline, one touch per sweep."""
+
+import threading
+import time
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+import durak
+from games import services, tasks
+from games.exceptions import GameError, StaleVersion, TimeExpired, WrongStatus
+from games.management.commands.check_replays import replay_mismatch
+from games.models import Game, Move, Seat
+from tests.celery_processes import SWEEP_SECONDS, CeleryEnv, celery_env, wait_until
+from tests.factories import LONGER_DEAL, started_game
+
+__all__ = ["celery_env"]  # the fixture, imported for the tests below
+
+# Slack for process scheduling on a loaded 2-core machine, on top of the promised bound.
+SLACK = 1.5
+
+
+def finished(game: Game) -> Game | None:
+    game.refresh_from_db()
+    return game if game.status == Game.Status.FINISHED else None
+
+
+def assert_timed_out(game: Game, *, fool: int) -> None:
+    assert game.status == Game.Status.FINISHED
+    end = durak.Game.from_dict(game.state).end
+    assert end == {"reason": "timeout", "player": fool}
+    assert game.seats.get(position=fool).result == Seat.Result.FOOL
+    timeouts = Move.objects.filter(game=game, action__type="timeout")
+    assert [(m.position, m.action) for m in timeouts] == [(None, {"type": "timeout", "player": fool})]
+    assert replay_mismatch(game) is None
+    assert game.deadline is None
+    assert not game.seats.filter(deadline__isnull=False).exists()
+
+
+def test_deadline_expires_and_the_game_ends_with_the_right_fool(celery_env: CeleryEnv) -> None:
+    """Only the ETA task queued by the last change runs: no request, no beat."""
+    celery_env.start_worker()
+    game, _ = started_game(deal=LONGER_DEAL, move_time=timedelta(seconds=1))
+    seat = game.seats.get(awaiting_move=True)
+    assert seat.position == 0 and game.deadline == seat.deadline
+    deadline = seat.deadline
+    game = wait_until(lambda: finished(game), 10, "the timeout")
+    assert_timed_out(game, fool=0)
+    assert "Task games.tasks.apply_timeout[" in celery_env.log("worker")
+    assert game.finished_at is not None
+    assert (game.finished_at - deadline).total_seconds() < SLACK
+
+
+def test_a_killed_worker_loses_its_eta_task_and_the_sweep_still_times_the_game_out(
+    celery_env: CeleryEnv,
+) -> None:
+    first = celery_env.start_worker("worker1")
+    game, _ = started_game(deal=LONGER_DEAL, move_time=timedelta(seconds=6))
+    # The ETA message is in the first worker's hands (reserved, unacknowledged) ...
+    celery_env.wait_for_log("worker1", "Task games.tasks.apply_timeout[")
+    celery_env.kill(first)
+    # ... and a new worker never sees it (Redis returns it only after its visibility timeout).
+    celery_env.start_worker("worker2")
+    celery_env.start_beat()
+    deadline = game.deadline
+    assert deadline is not None and deadline > timezone.now(), "the replacement started too slowly"
+    game = wait_until(lambda: finished(game), 15, "the swept timeout")
+    assert_timed_out(game, fool=0)
+    assert "Task games.tasks.apply_timeout[" not in celery_env.log("worker2")
+    assert "Task games.tasks.sweep_deadlines[" in celery_env.log("worker2")
+    assert game.finished_at is not None
+    assert (game.finished_at - deadline).total_seconds() < SWEEP_SECONDS + SLACK
+
+
+def test_two_beats_and_the_eta_tasks_time_out_each_game_exactly_once(celery_env: CeleryEnv) -> None:
+    """Gentle rule ("auto"): a timeout is a safe move and the game goes on, so a game touched
+    twice would show two server moves (or a second, fool-making one)."""
+    games = []
+    for _ in range(12):
+        game, _ = started_game(
+            deal=LONGER_DEAL, overrides={"on_timeout": "auto"}, move_time=timedelta(seconds=60)
+        )
+        games.append(game)
+    past = timezone.now() - timedelta(seconds=1)
+    Seat.objects.filter(game__in=games, awaiting_move=True).update(deadline=past)
+    Game.objects.filter(pk__in=[game.pk for game in games]).update(deadline=past)
+    for game in games:  # an overdue ETA task for each game, twice, races the two beats' sweeps
+        for _ in range(2):
+            tasks.apply_timeout.apply_async((game.pk, game.version), eta=past)
+    celery_env.start_worker(concurrency=6)
+    celery_env.start_beat("beat1")
+    celery_env.start_beat("beat2")
+    ids = [game.pk for game in games]
+    wait_until(
+        lambda: Move.objects.filter(game_id__in=ids, position__isnull=True).count() >= len(ids),
+        15,
+        "a timeout in every game",
+    )
+    time.sleep(SWEEP_SECONDS + 0.5)  # more sweeps and tasks run; none may touch a game again
+    for game in games:
+        game.refresh_from_db()
+        moves = list(Move.objects.filter(game=game))
+        assert [(m.position, m.action["type"]) for m in moves] == [(None, "timeout")], game.pk
+        assert game.status == Game.Status.ACTIVE  # attacker played their lowest card; the defender's turn
+        assert game.seats.get(position=1).deadline > timezone.now() + timedelta(seconds=30)
+        assert replay_mismatch(game) is None
+
+
+def test_a_move_racing_its_own_deadline_has_exactly_one_outcome_with_a_real_worker(
+    celery_env: CeleryEnv,
+) -> None:
+    celery_env.start_worker()
+    celery_env.start_beat()
+    outcomes = []
+    for offset in (-0.03, 0.0, 0.03):
+        game, users = started_game(deal=LONGER_DEAL, move_time=timedelta(seconds=1.5))
+        assert game.deadline is not None
+        time.sleep(max(0.0, (game.deadline - timezone.now()).total_seconds() + offset))
+        outcome = _attack(game, users[0])
+        first = wait_until(lambda game=game: Move.objects.filter(game=game, seq=1).first(), 10, "a first move")
+        if outcome == "played":
+            assert first.position == 0 and first.action["type"] == "attack"
+        else:
+            assert (first.position, first.action) == (None, {"type": "timeout", "player": 0})
+        assert Move.objects.filter(game=game, action__player=0).count() == 1
+        outcomes.append(outcome)
+    assert set(outcomes) <= {"played", "too late", "stale"}
+
+
+def _attack(game: Game, user: Any) -> str:
+    try:
+        services.make_move(
+            user=user, game_id=game.pk, action={"type": "attack", "cards": ["6S"]}, expected_version=game.version
+        )
+    except TimeExpired:
+        return "too late"
+    except (StaleVersion, WrongStatus):
+        return "stale"  # the timeout committed first (and, by the fool rule, ended the game)
+    return "played"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_racing_the_timeout_task_ends_in_exactly_one_outcome() -> None:
+    """Threads on the real database: the player's move and the ETA task's timeout, released
+    together at the deadline, over and over; each time exactly one of them happens."""
+    seen = set()
+    for _ in range(8):
+        game, users = started_game(deal=LONGER_DEAL, move_time=timedelta(seconds=60))
+        past = timezone.now() - timedelta(milliseconds=1)
+        Seat.objects.filter(game=game, position=0).update(deadline=past)
+        Game.objects.filter(pk=game.pk).update(deadline=past)
+        barrier = threading.Barrier(2)
+        results: dict[str, Any] = {}
+
+        def move(
+            game: Game = game, users: list[Any] = users, barrier: Any = barrier, results: Any = results
+        ) -> None:
+            barrier.wait(timeout=10)
+            try:
+                results["move"] = _attack(game, users[0])
+            finally:
+                connection.close()
+
+        def timeout(game: Game = game, barrier: Any = barrier, results: Any = results) -> None:
+            barrier.wait(timeout=10)
+            try:
+                results["timeout"] = services.game_timeout(game_id=game.pk, expected_version=game.version)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=move), threading.Thread(target=timeout)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+        # The deadline had passed: the move is refused whoever wins the lock, and exactly one
+        # timeout is applied, by the task or by make_move itself.
+        assert results["move"] in ("too late", "stale")
+        seen.add((results["move"], results["timeout"]))
+        assert_timed_out(Game.objects.get(pk=game.pk), fool=0)
+    assert seen <= {("too late", False), ("stale", True)}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_sweeps_at_once_never_touch_a_game_twice() -> None:
+    games = [
+        started_game(deal=LONGER_DEAL, overrides={"on_timeout": "auto"}, move_time=timedelta(minutes=5))[0]
+        for _ in range(30)
+    ]
+    ids = [game.pk for game in games]
+    past = timezone.now() - timedelta(seconds=1)
+    Seat.objects.filter(game_id__in=ids, awaiting_move=True).update(deadline=past)
+    Game.objects.filter(pk__in=ids).update(deadline=past)
+    barrier = threading.Barrier(2)
+    counts: list[int] = []
+
+    def sweep() -> None:
+        barrier.wait(timeout=10)
+        try:
+            counts.append(services.sweep_expired(batch=4))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sweep) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sum(counts) == len(ids)
+    for game_id in ids:
+        assert list(Move.objects.filter(game_id=game_id).values_list("position", "action__type")) == [
+            (None, "timeout")
+        ]
+    assert services.sweep_expired() == 0
+
+
+# Deadlines, late moves and pauses, without Celery.
+
+
+@pytest.mark.django_db
+def test_each_change_gives_the_waited_for_players_a_deadline_from_the_engine() -> None:
+    game, users = started_game(deal=LONGER_DEAL, move_time=timedelta(minutes=2))
+    waiting = durak.Game.from_dict(game.state).waiting_for()
+    seats = {seat.position: seat for seat in game.seats.all()}
+    for position, seat in seats.items():
+        assert (seat.deadline is not None) == (position in waiting)
+    before = seats[0].deadline
+    game = services.make_move(
+        user=users[0], game_id=game.pk, action={"type": "attack", "cards": ["6S"]}, expected_version=game.version
+    )
+    waiting = durak.Game.from_dict(game.state).waiting_for()
+    seats = {seat.position: seat for seat in game.seats.all()}
+    assert waiting == [1] or 1 in waiting
+    assert seats[1].deadline is not None and seats[1].deadline > before
+    assert game.deadline == min(s.deadline for s in seats.values() if s.deadline)
+    assert seats[1].warn_at is not None
+    assert seats[1].warn_at - seats[1].turn_started_at == timedelta(minutes=2) * 0.8
+
+
+@pytest.mark.django_db
+def test_no_time_control_means_no_deadline() -> None:
+    game, _ = started_game(deal=LONGER_DEAL)
+    assert game.deadline is None
+    assert not game.seats.filter(deadline__isnull=False).exists()
+
+
+@pytest.mark.django_db
+def test_a_move_after_the_deadline_is_refused_with_a_clear_message_and_the_timeout_applied() -> None:
+    game, users = started_game(deal=LONGER_DEAL, move_time=timedelta(minutes=2))
+    past = timezone.now() - timedelta(seconds=3)
+    Seat.objects.filter(game=game, position=0).update(deadline=past)
+    Game.objects.filter(pk=game.pk).update(deadline=past)
+    with pytest.raises(TimeExpired, match="Too late: your time for this move ran out at"):
+        services.make_move(
+            user=users[0], game_id=game.pk, action={"type": "attack", "cards": ["6S"]}, expected_version=game.version
+        )
+    assert_timed_out(Game.objects.get(pk=game.pk), fool=0)
+
+
+@pytest.mark.django_db
+def test_the_gentle_rule_plays_a_safe_move_and_makes_a_fool_only_at_the_second_timeout() -> None:
+    game, _ = started_game(deal=LONGER_DEAL, overrides={"on_timeout": "auto"}, move_time=timedelta(minutes=1))
+    for expected_moves in (1, 2, 3):
+        past = timezone.now() - timedelta(seconds=1)
+        Seat.objects.filter(game=game, awaiting_move=True).update(deadline=past)
+        Game.objects.filter(pk=game.pk).update(deadline=past)
+        assert services.game_timeout(game_id=game.pk) is True
+        game.refresh_from_db()
+        assert Move.objects.filter(game=game).count() == expected_moves
+        if game.status == Game.Status.FINISHED:
+            break
+    assert game.status == Game.Status.FINISHED
+    end = durak.Game.from_dict(game.state).end
+    assert end is not None and end["reason"] == "timeout"
+    assert replay_mismatch(game) is None
+
+
+@pytest.mark.django_db
+def test_the_timeout_task_does_nothing_for_an_old_version_or_a_deadline_not_yet_reached() -> None:
+    game, _ = started_game(deal=LONGER_DEAL, move_time=timedelta(minutes=2))
+    assert services.game_timeout(game_id=game.pk, expected_version=game.version) is False  # not yet
+    past = timezone.now() - timedelta(seconds=1)
+    Seat.objects.filter(game=game, position=0).update(deadline=past)
+    Game.objects.filter(pk=game.pk).update(deadline=past)
+    assert services.game_timeout(game_id=game.pk, expected_version=game.version - 1) is False  # moved on
+    assert services.game_timeout(game_id=game.pk, expected_version=game.version) is True
+    assert services.game_timeout(game_id=game.pk, expected_version=game.version) is False  # done already
+    assert Move.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_move_time_out_of_range_is_refused(user: Any) -> None:
+    with pytest.raises(GameError, match="between one second and thirty days"):
+        services.game_create(creator=user, preset="classic", num_players=2, move_time=timedelta(days=90))
