@@ -148,3 +148,16 @@ def test_the_defender_skips_players_who_are_out() -> None:
     do(game, attack(3, "8S"), defend(0, "8S", "JS"))
     do(game, attack(0, "QH"), defend(1, "QH", "AH"))
     assert (game.attacker, game.defender) == (1, 3)
+
+
+@pytest.mark.parametrize("preset", ["black_book", "durak24"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_later_games_where_the_preset_keeps_the_lowest_trump(preset: str, players: int) -> None:
+    # The Black Book and durak24 say nothing of later games; the contract keeps the lowest trump.
+    for seed in SEEDS:
+        dealer = seed % players
+        game = durak.Game.new(rules(preset), players, seed, dealer=dealer, first_game=False)
+        holder = lowest_trump_holder(game)
+        if holder is None:
+            holder = dealer if preset == "black_book" else (dealer + 1) % players
+        assert game.attacker == holder, f"seed {seed}"
