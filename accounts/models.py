@@ -10,8 +10,17 @@ def validate_time_zone(value: str) -> None:
         raise ValidationError(f"{value!r} is not a time zone (e.g. Europe/Moscow).")
 
 
+#: Languages a player may choose for the site's own texts (Django's and allauth's are translated).
+LANGUAGES = [("en", "English"), ("ru", "Русский")]
+
+
 class User(AbstractUser):
     """A player. Its own model from the first migration, so fields can be added later."""
+
+    display_name = models.CharField(
+        max_length=40, blank=True, default="", help_text="Shown on profiles and leaderboards instead of the user name."
+    )
+    language = models.CharField(max_length=8, choices=LANGUAGES, default="en")
 
     time_zone = models.CharField(
         max_length=64,
@@ -22,6 +31,11 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    @property
+    def name(self) -> str:
+        """What others see: the display name if one is set, else the user name."""
+        return self.display_name or self.username
 
     @property
     def tz(self) -> zoneinfo.ZoneInfo:

@@ -47,6 +47,17 @@ class Game(models.Model):
         null=True, blank=True, help_text="Secret: a stacked deal used instead of the seed (tests)."
     )
     dealer = models.PositiveSmallIntegerField(default=0)
+    first_game = models.BooleanField(
+        default=True,
+        help_text="False for the later games of a series: the engine's own rule picks the first attacker.",
+    )
+    seed_hash = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="Public: sha256 of the deal's canonical string, fixed when the cards are dealt "
+        "(replays.fairness); the seed itself is shown only once the game is over.",
+    )
     state = models.JSONField(null=True, blank=True, help_text="Secret: durak.Game.to_dict().")
     move_time = models.DurationField(
         null=True, blank=True, help_text="Time for each move; empty for no time control."

@@ -19,6 +19,8 @@ import durak
 from accounts.models import User
 from durak.game import SYSTEM_ACTION_TYPES
 from notifications import services as notifications
+from replays.fairness import deal_hash
+from stats import services as stats
 
 from . import tasks, timeouts
 from .exceptions import (
@@ -76,8 +78,14 @@ def game_create(
     move_time: timedelta | None = None,
     pause_weekends: bool = False,
     private: bool = False,
+    dealer: int | None = None,
+    first_game: bool = True,
 ) -> Game:
     """Open a new game with its creator in seat 0.
+
+    A series' later game (``series.services.play_again``) passes its ``dealer`` (the last
+    game's fool) and ``first_game=False``, so the engine applies the preset's rule for who
+    attacks first in later games. A single game leaves both: the dealer is drawn from the seed.
 
     ``move_time``: each player's time for each move (None: no time control);
     ``pause_weekends`` stops correspondence clocks (an hour a move or more) on each
@@ -116,6 +124,8 @@ def game_create(
         pause_weekends=pause_weekends,
         private=private,
         invite_token=secrets.token_urlsafe(16),
+        dealer=dealer or 0,
+        first_game=first_game if dealer is not None else True,
     )
     Seat.objects.create(game=game, user=creator, position=0)
     return game
@@ -207,7 +217,7 @@ def initial_engine(game: Game) -> durak.Game:
     rules = durak.Rules.from_dict(game.rules)
     if game.deal is not None:
         return _engine_from_deal(rules, game.deal)
-    return durak.Game.new(rules, game.num_players, game.seed, dealer=game.dealer)
+    return durak.Game.new(rules, game.num_players, game.seed, dealer=game.dealer, first_game=game.first_game)
 
 
 def _start(game: Game, seats: list[Seat]) -> None:
@@ -227,11 +237,26 @@ def _start(game: Game, seats: list[Seat]) -> None:
         game.dealer = game.deal.get("dealer", 0)
         engine = _engine_from_deal(durak.Rules.from_dict(game.rules), game.deal)
     else:
-        game.dealer = game.seed % len(seats)
-        engine = durak.Game.new(durak.Rules.from_dict(game.rules), len(seats), game.seed, dealer=game.dealer)
+        if game.first_game or game.dealer >= len(seats):
+            game.dealer = game.seed % len(seats)
+        engine = durak.Game.new(
+            durak.Rules.from_dict(game.rules),
+            len(seats),
+            game.seed,
+            dealer=game.dealer,
+            first_game=game.first_game,
+        )
     game.state = engine.to_dict()
     game.status = Game.Status.ACTIVE
     game.started_at = timezone.now()
+    game.seed_hash = deal_hash(
+        rules=game.rules,
+        players=game.num_players,
+        seed=game.seed,
+        dealer=game.dealer,
+        first_game=game.first_game,
+        deal=game.deal,
+    )
     _sync_seats(game, seats, engine, started=True)
 
 
@@ -244,9 +269,9 @@ def _sync_seats(game: Game, seats: list[Seat], engine: durak.Game, *, started: b
     for seat in seats:
         seat.awaiting_move = seat.position in waiting and not engine.over
         seat.place = places.get(seat.position)
-        if engine.over and engine.loser is None:
+        if engine.over and engine.loser is None and engine.losing_team is None:
             seat.result = Seat.Result.DRAW
-        elif engine.over and engine.loser == seat.position:
+        elif engine.over and (engine.loser == seat.position or engine.losing_team == seat.position % 2):
             seat.result = Seat.Result.FOOL
         elif seat.place is not None:
             seat.result = Seat.Result.OUT
@@ -255,6 +280,7 @@ def _sync_seats(game: Game, seats: list[Seat], engine: durak.Game, *, started: b
     if engine.over:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
+        stats.game_finished(game=game, seats=seats, engine=engine)  # same transaction as the finish
     timeouts.set_deadlines(game, seats, now=timezone.now())
     Seat.objects.bulk_update(
         seats, ["awaiting_move", "place", "result", "turn_started_at", "deadline", "warn_at"]
