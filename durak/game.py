@@ -102,6 +102,8 @@ class Game:
     slot: int | None
     #: Enchanted eights on the table and the suit each was named as.
     named: dict[str, str]
+    #: The ranks of the cards on the table (derived from ``table``; not stored).
+    ranks: set[str]
     transfer_blocked: bool
     closed: bool
     king_defended: bool
@@ -230,6 +232,7 @@ class Game:
         game.direction = 1
         game.slot = None
         game.named = {}
+        game.ranks = set()
         game.transfer_blocked = False
         game.closed = False
         game.king_defended = False
@@ -372,18 +375,16 @@ class Game:
         return None
 
     def _place(self, card: str, as_suit: str | None) -> None:
+        """Bookkeeping for a card that has just landed on the table."""
+        self.ranks.add(card[:-1])
         if as_suit is not None:
             self.named[card] = as_suit
 
     # --- throwing in -------------------------------------------------------------------------
 
     def _table_ranks(self) -> set[str]:
-        ranks = set()
-        for attack, defence in self.table:
-            ranks.add(attack[:-1])  # type: ignore[index]
-            if defence is not None:
-                ranks.add(defence[:-1])
-        return ranks
+        """The ranks on the table (kept up to date by ``_place``; do not change the set)."""
+        return self.ranks
 
     def _may_throw_in(self, player: int) -> bool:
         """Whether ``player`` is entitled to add cards to the running bout at this moment."""
@@ -410,9 +411,9 @@ class Game:
             return []
         if not self._may_throw_in(player):
             return []
-        ranks = self._table_ranks()
+        ranks = self.ranks
         if "9" in self.rules.enchanted:
-            ranks.add("9")  # "This card can be thrown in even if no other nines have been played."
+            ranks = ranks | {"9"}  # "This card can be thrown in even if no other nines have been played."
         return [card for card in self.hands[player] if card[:-1] in ranks]
 
     def _has_priority(self, player: int) -> bool:
@@ -846,6 +847,7 @@ class Game:
             result = "beaten"
         king = self.king_defended and result == "beaten"
         self.table = []
+        self.ranks = set()
         self.named = {}
         self.taking = self.transfer_blocked = self.closed = self.king_defended = False
         self.passed.clear()
@@ -947,6 +949,7 @@ class Game:
         for name in _STATE_FIELDS:
             setattr(game, name, copy.deepcopy(data[name]))
         game.passed = set(data["passed"])
+        game.ranks = {card[:-1] for pair in game.table for card in pair if card is not None}
         return game
 
     def copy(self) -> Game:
@@ -961,6 +964,7 @@ class Game:
         game.finished = list(self.finished)
         game.timeouts = list(self.timeouts)
         game.named = dict(self.named)
+        game.ranks = set(self.ranks)
         return game
 
     def __repr__(self) -> str:
