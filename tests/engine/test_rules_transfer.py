@@ -144,3 +144,29 @@ def test_the_defender_who_transferred_may_not_take_or_defend_any_more(preset: st
     refuse(game, take(1))
     refuse(game, defend(1, "9H", "10S"))
     do(game, take(2))
+
+
+@pytest.mark.parametrize("preset", TRANSFER_PRESETS)
+def test_no_transfer_when_every_other_player_is_out(preset: str) -> None:
+    # Player 0 attacks with his last card and the stock is empty: he is out ("that player leaves the
+    # game"). There is nobody left to pass the attack to - certainly not the defender himself.
+    game = deal(preset, [["AD"], ["AC", "6S"]], trump="H")
+    do(game, attack(0, "AD"))
+    assert of_type(game, 1, "transfer") == []
+    refuse(game, transfer(1, "AC"))
+    do(game, take(1))
+    assert game.over and game.loser == 1
+
+
+@pytest.mark.parametrize("preset", TRANSFER_PRESETS)
+def test_no_transfer_to_the_defender_himself_with_three_players(preset: str) -> None:
+    # Player 1 goes out; then player 2 attacks player 0 with his last card: both others are out.
+    game = deal(preset, [["9H", "9S", "KC"], ["10D"], ["JD", "9D"]], trump="C", first_attacker=1)
+    do(game, attack(1, "10D"), defend(2, "10D", "JD"))
+    assert game.finished == [1]
+    assert (game.attacker, game.defender) == (2, 0)
+    do(game, attack(2, "9D"))
+    assert of_type(game, 0, "transfer") == []
+    refuse(game, transfer(0, "9H"))
+    do(game, defend(0, "9D", "KC"))
+    assert game.over and game.loser == 0
