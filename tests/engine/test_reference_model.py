@@ -1,9 +1,10 @@
 """A second, independent statement of the bout protocol, compared with the engine's legal_actions
-at every step of random games (presets without transfer, where the texts leave nothing open).
+at every step of random games.
 
 The model derives attack, throw, defend and take actions from the public state the engine
 exposes (hands, table, attacker, defender, taking, passed) plus what the playout itself tracked:
-the defender's hand when the bout began and whether anyone has yet defended successfully.
+the defender's hand when the bout began (or when a transfer made him defender) and whether anyone
+has yet defended successfully.
 `pass` is left out: when it is offered to a player still waiting for priority is a choice of the
 contract, checked in test_rules_pass.py.
 """
@@ -157,6 +158,12 @@ CONFIGS = [
     ("tabletop", {}, 3, 40),
     ("tabletop", {"deck_size": 52}, 4, 25),
     ("durak24", {}, 2, 60),
+    ("durak24", {}, 4, 20),
+    ("perevodnoy", {}, 2, 40),
+    ("perevodnoy", {}, 3, 40),
+    ("perevodnoy", {}, 6, 20),
+    ("black_book", {}, 6, 20),
+    ("tabletop", {"deck_size": 52}, 6, 15),
 ]
 
 
