@@ -8,12 +8,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# Test-run settings that a production environment never has. DJANGO_ALLOW_ASYNC_UNSAFE is set
+# for the whole run by tests/browser/conftest.py (Playwright keeps an event loop in the thread).
+NOT_IN_PRODUCTION = {
+    "DEBUG",
+    "DJANGO_SETTINGS_MODULE",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+}
+
+
 def production_env(**extra: str) -> dict[str, str]:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"DEBUG", "DJANGO_SETTINGS_MODULE", "SECRET_KEY", "ALLOWED_HOSTS"}
-    }
+    env = {key: value for key, value in os.environ.items() if key not in NOT_IN_PRODUCTION}
     env.update(
         DJANGO_SETTINGS_MODULE="durak_site.settings",
         SECRET_KEY="a8Zq-production-like-secret-key-k3Lw9xP0vT7mN2bR5cY8dF1gH4jS6",
