@@ -32,7 +32,7 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[:
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "moderation.apps.ModerationAdminConfig",  # django.contrib.admin, moderators only
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -55,6 +55,9 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "api",
+    "axes",
+    "chat",
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -68,6 +71,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "durak_site.urls"
@@ -110,9 +114,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# axes first: it refuses log-ins while an address is locked out; the other two are Django's
+# and allauth's, refusing suspended users (moderation.backends).
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "axes.backends.AxesStandaloneBackend",
+    "moderation.backends.ModelBackend",
+    "moderation.backends.AllauthBackend",
 ]
 
 LANGUAGE_CODE = "en-us"
@@ -142,6 +149,18 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="optional")
 ACCOUNT_UNIQUE_EMAIL = True
+# Tells a suspended user why and until when, once their password is right.
+ACCOUNT_FORMS = {"login": "moderation.forms.LoginForm"}
+
+# Failed log-ins (site, admin and API token) are rate-limited by django-axes: after
+# AXES_FAILURE_LIMIT failures for one user name from one address, that pair is locked out
+# for AXES_COOLOFF_MINUTES (HTTP 429). The admin has no log-in form of its own.
+AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_MINUTES", default=15.0) / 60
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "moderation.backends.axes_username"
+AXES_RESET_ON_SUCCESS = True
 
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="durak <noreply@localhost>")
@@ -199,7 +218,7 @@ GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=2)
 # REST API (api/): token or session auth, throttled per user and per IP, every list paginated.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "moderation.authentication.TokenAuthentication",  # refuses suspended users
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -484,3 +484,78 @@ def seat_seen(*, game: Game, seat: Seat | None) -> None:
     Seat.objects.filter(pk=seat.pk).update(last_seen_at=now)
     seat.last_seen_at = now
     notifications.game_seen(game_id=game.pk, user_id=seat.user_id)
+
+
+# Moderation (``moderation.services`` calls these and writes the audit log).
+
+
+@transaction.atomic
+def game_resign(*, game_id: int, user: User) -> Game:
+    """The engine's ``resign`` for ``user``'s seat in a running game: they walked away (or were
+    suspended) and are the fool at once; in a team game their team loses.
+
+    Locks the game row. Logged as a server action (``Move.position`` empty, the player in the
+    action) like a timeout. ``WrongStatus`` if the game is not running, ``IllegalMove`` with the
+    engine's message if it refuses (e.g. the player went out already).
+    """
+    game = _lock_game(game_id)
+    if game.status != Game.Status.ACTIVE:
+        raise WrongStatus("This game is not being played.")
+    seats = list(game.seats.select_related("user"))
+    seat = next((seat for seat in seats if seat.user_id == user.pk), None)
+    if seat is None:
+        raise NotAllowed(f"{user.username} has no seat in this game.")
+    assert game.state is not None
+    engine = durak.Game.from_dict(game.state)
+    action = {"type": "resign", "player": seat.position}
+    try:
+        engine.apply(action)
+    except durak.IllegalAction as error:
+        raise IllegalMove(str(error)) from None
+    Move.objects.create(game=game, seq=game.moves.count() + 1, position=None, action=action)
+    game.state = engine.to_dict()
+    game.version += 1
+    _sync_seats(game, seats, engine)
+    game.save()
+    _game_changed(game)
+    return game
+
+
+@transaction.atomic
+def game_abort(*, game_id: int) -> Game:
+    """End an open or running game with no result: status ``aborted``, no seat has a result or
+    a place, every clock stops. Locks the game row; ``WrongStatus`` if it is over already."""
+    game = _lock_game(game_id)
+    if game.is_over:
+        raise WrongStatus("This game is over already.")
+    game.seats.update(
+        awaiting_move=False, result=Seat.Result.NONE, place=None, deadline=None, warn_at=None, turn_started_at=None
+    )
+    game.status = Game.Status.ABORTED
+    game.finished_at = timezone.now()
+    game.deadline = None
+    game.version += 1
+    game.save()
+    _game_changed(game)
+    return game
+
+
+@transaction.atomic
+def game_settle_stalled(*, game_id: int) -> Seat:
+    """Apply the engine's ``timeout`` now, whatever the clocks say, to the player the game has
+    waited on longest (ties: the lower seat); returns that seat. What follows is the engine's
+    ``on_timeout`` rule ("fool": the game ends; "auto": a safe move). Locks the game row."""
+    game = _lock_game(game_id)
+    if game.status != Game.Status.ACTIVE:
+        raise WrongStatus("This game is not being played.")
+    seats = list(game.seats.select_related("user"))
+    waiting = [seat for seat in seats if seat.awaiting_move]
+    if not waiting:
+        raise WrongStatus("The game waits for nobody.")
+    far = timezone.now() + MAX_MOVE_TIME
+    seat = min(waiting, key=lambda s: (s.turn_started_at or far, s.position))
+    version = game.version
+    _apply_timeout_locked(game, seats, seat)
+    if game.version == version:
+        raise IllegalMove("The rules engine refused the timeout for this player.")
+    return seat

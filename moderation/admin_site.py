@@ -1,0 +1,32 @@
+"""The admin site: only moderators (and superusers) get in, through the site's own log-in.
+
+``is_staff`` alone is not enough: a staff account outside the Moderators group is refused
+(403). There is no separate admin log-in form: anonymous visitors are sent to the normal
+(allauth) log-in page, which django-axes rate-limits.
+"""
+
+from typing import Any
+
+from django.contrib import admin
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+
+from .roles import is_moderator
+
+
+class ModerationAdminSite(admin.AdminSite):
+    site_header = "durak online: moderation"
+    site_title = "durak moderation"
+    index_title = "Moderation"
+
+    def has_permission(self, request: HttpRequest) -> bool:
+        return is_moderator(request.user)
+
+    def login(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        if request.user.is_authenticated:
+            # Logged in but not a moderator: no loop back to a log-in page.
+            raise PermissionDenied("Only moderators may use these pages.")
+        next_url = request.GET.get("next") or reverse("admin:index")
+        return redirect_to_login(next_url, reverse("account_login"))

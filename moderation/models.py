@@ -1,0 +1,202 @@
+"""Reports, sanctions and the moderators' audit log.
+
+``AuditEntry`` is append-only: ``save()`` refuses to change a stored row, ``delete()`` and
+the queryset's ``update()``/``delete()`` refuse always, and the admin grants nobody add,
+change or delete. Every moderation action (``moderation.services``) writes one entry in the
+same transaction as the action itself.
+"""
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from chat.models import ChatMessage
+from games.models import Game
+
+#: Name of the group that holds the moderators' permissions (created by migration 0002).
+MODERATORS_GROUP = "Moderators"
+
+
+class Report(models.Model):
+    """A user's complaint about a player, a chat message or a game: the moderation queue."""
+
+    class Reason(models.TextChoices):
+        ABUSE = "abuse", "abusive or offensive language"
+        SPAM = "spam", "spam or advertising"
+        CHEATING = "cheating", "cheating or colluding"
+        STALLING = "stalling", "stalling or walking away"
+        OTHER = "other", "something else"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        RESOLVED = "resolved", "resolved"
+        DISMISSED = "dismissed", "dismissed"
+
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_made")
+    reported_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reports_received",
+        help_text="The player reported, or the author of the reported message.",
+    )
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, null=True, blank=True, related_name="reports")
+    message = models.ForeignKey(
+        ChatMessage, on_delete=models.PROTECT, null=True, blank=True, related_name="reports"
+    )
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    details = models.TextField(max_length=1000, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    handled_at = models.DateTimeField(null=True, blank=True)
+    note = models.TextField(blank=True, help_text="The moderator's note when resolving or dismissing.")
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(reported_user__isnull=False)
+                | models.Q(game__isnull=False)
+                | models.Q(message__isnull=False),
+                name="report_has_target",
+            )
+        ]
+        indexes = [models.Index(fields=["status", "-created_at"], name="report_queue_idx")]
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Report {self.pk}: {self.target_kind} ({self.get_reason_display()})"
+
+    @property
+    def target_kind(self) -> str:
+        if self.message_id is not None:
+            return "message"
+        if self.reported_user_id is not None and self.game_id is None:
+            return "player"
+        if self.reported_user_id is not None:
+            return "player in a game"
+        return "game"
+
+
+class Sanction(models.Model):
+    """A mute (no chat) or a suspension (no log-in, no play, no API) until ``ends_at``
+    (empty: for good). Made only by ``moderation.services``; each has its audit entry."""
+
+    class Kind(models.TextChoices):
+        MUTE = "mute", "muted"
+        SUSPEND = "suspend", "suspended"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    reason = models.TextField()
+    starts_at = models.DateTimeField(default=timezone.now)
+    ends_at = models.DateTimeField(null=True, blank=True, help_text="Empty: for good.")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "kind", "ends_at"], name="sanction_active_idx")]
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.get_kind_display()} {self.until_text}"
+
+    @property
+    def until_text(self) -> str:
+        if self.ends_at is None:
+            return "for good"
+        return f"until {self.ends_at:%Y-%m-%d %H:%M} UTC"
+
+    def explain(self) -> str:
+        """What the sanctioned user is told: what, until when and why."""
+        what = "muted in chat" if self.kind == self.Kind.MUTE else "suspended"
+        return f"You are {what} {self.until_text}. Reason: {self.reason}"
+
+
+class AppendOnlyQuerySet(models.QuerySet["AuditEntry"]):
+    def update(self, **kwargs: Any) -> int:
+        raise PermissionError("The audit log is append-only.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise PermissionError("The audit log is append-only.")
+
+
+class AuditEntry(models.Model):
+    """One moderation action: who did what, to whom, why and when. Never changed, never deleted."""
+
+    class Action(models.TextChoices):
+        HIDE_MESSAGE = "hide_message", "hid a chat message"
+        MUTE = "mute", "muted a user"
+        SUSPEND = "suspend", "suspended a user"
+        ABORT_GAME = "abort_game", "aborted a game"
+        SETTLE_GAME = "settle_game", "settled a stalled game"
+        RESOLVE_REPORT = "resolve_report", "resolved a report"
+        DISMISS_REPORT = "dismiss_report", "dismissed a report"
+        GRANT_MODERATOR = "grant_moderator", "made a user a moderator"
+        REVOKE_MODERATOR = "revoke_moderator", "removed a moderator"
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="moderation_actions",
+        help_text="Empty for the command line (manage.py moderator).",
+    )
+    action = models.CharField(max_length=32, choices=Action.choices)
+    target_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries"
+    )
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries")
+    message = models.ForeignKey(
+        ChatMessage, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries"
+    )
+    report = models.ForeignKey(Report, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries")
+    reason = models.TextField()
+    details = models.JSONField(default=dict, blank=True, help_text="E.g. until when, which games were settled.")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "audit log"
+        permissions = [
+            ("hide_message", "Can hide chat messages"),
+            ("mute_user", "Can mute users"),
+            ("suspend_user", "Can suspend users"),
+            ("abort_game", "Can abort games"),
+            ("settle_game", "Can settle stalled games"),
+            ("handle_report", "Can resolve and dismiss reports"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor or 'system'} {self.get_action_display()}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise PermissionError("The audit log is append-only.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise PermissionError("The audit log is append-only.")
+
+
+class LoginSession(models.Model):
+    """A session a user logged in with, so that suspending them can end it at once (with no
+    per-request check). Recorded by the ``user_logged_in`` signal (``moderation.signals``)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    session_key = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user"], name="login_session_user_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} logged in at {self.created_at:%Y-%m-%d %H:%M}"
