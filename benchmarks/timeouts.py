@@ -1,0 +1,213 @@
+"""How late do timeouts fire, and how long does one sweep take? (A benchmark, not a test.)
+
+    python3 benchmarks/timeouts.py [--games 240] [--window 20] [--active 10000]
+
+Needs PostgreSQL and Redis (as the tests do). It uses its own database (``durak_bench``,
+created and migrated if missing; ``BENCH_DATABASE_URL`` to change it) and Redis database 5.
+
+1. Lateness: ``--games`` games whose deadlines all fall within ``--window`` seconds of
+   the same minute, with a real Celery worker and beat (subprocesses, the settings'
+   DatabaseScheduler, sweep every ``TIMEOUT_SWEEP_SECONDS``, 5 s by default). Nobody
+   touches the games; for each, lateness = when the timeout's move was written minus the
+   deadline. Reports median, 95th percentile and worst; once with an ETA task per deadline
+   (what a move queues), once with none (every ETA message lost: the sweep alone).
+2. Sweep: ``--active`` running games with future deadlines (and 0 or 100 of them due),
+   timing ``services.sweep_expired()`` in this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/durak_bench")
+BROKER_URL = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/5")
+os.environ.update(
+    {
+        "DJANGO_SETTINGS_MODULE": "durak_site.settings",
+        "DEBUG": "true",
+        "DATABASE_URL": DATABASE_URL,
+        "CELERY_BROKER_URL": BROKER_URL,
+        "EMAIL_URL": "dummymail://",
+        "LOG_LEVEL": "WARNING",
+    }
+)
+
+
+def ensure_database() -> None:
+    import psycopg
+
+    name = DATABASE_URL.rsplit("/", 1)[1]
+    server = DATABASE_URL.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(server, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def setup_django() -> None:
+    import django
+
+    ensure_database()
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def clear() -> None:
+    from django_celery_beat.models import PeriodicTask
+
+    from games.models import Game
+
+    Game.objects.all().delete()
+    PeriodicTask.objects.all().delete()
+
+
+def make_games(count: int, deadlines: list, *, due_at_once: bool = False) -> list[int]:
+    """``count`` running two-player games (one stacked deal, bulk-inserted), player 0 to move
+    with the given deadlines."""
+    from django.db import transaction
+
+    from accounts.models import User
+    from games import services
+    from games.models import Game, Seat
+    from tests.factories import LONGER_DEAL
+
+    alice, _ = User.objects.get_or_create(username="bench-alice", defaults={"email": "a@example.com"})
+    bob, _ = User.objects.get_or_create(username="bench-bob", defaults={"email": "b@example.com"})
+    template = services.game_create(creator=alice, preset="classic", num_players=2, deal=LONGER_DEAL)
+    engine = services.initial_engine(template)
+    rules, state = template.rules, engine.to_dict()
+    template.delete()
+    ids: list[int] = []
+    with transaction.atomic():
+        for start in range(0, count, 1000):
+            chunk = deadlines[start : start + 1000]
+            games = Game.objects.bulk_create(
+                Game(
+                    preset="classic",
+                    rules=rules,
+                    num_players=2,
+                    status=Game.Status.ACTIVE,
+                    creator=alice,
+                    seed=1,
+                    deal=LONGER_DEAL,
+                    state=state,
+                    version=1,
+                    move_time=timedelta(minutes=10),
+                    deadline=deadline,
+                )
+                for deadline in chunk
+            )
+            Seat.objects.bulk_create(
+                seat
+                for game, deadline in zip(games, chunk, strict=True)
+                for seat in (
+                    Seat(game=game, user=alice, position=0, awaiting_move=True, deadline=deadline,
+                         turn_started_at=deadline - timedelta(minutes=10)),
+                    Seat(game=game, user=bob, position=1),
+                )
+            )
+            ids += [game.pk for game in games]
+    return ids
+
+
+def celery(*args: str, log: Path) -> subprocess.Popen[bytes]:
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "durak_site", *args],
+            cwd=ROOT, env=dict(os.environ), stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+
+
+def lateness(games: int, window: float, *, eta: bool) -> None:
+    import redis
+    from django.utils import timezone
+
+    from games import tasks
+    from games.models import Game, Move
+
+    clear()
+    redis.Redis.from_url(BROKER_URL).flushdb()
+    logs = ROOT / ".celery" / "bench"
+    logs.mkdir(parents=True, exist_ok=True)
+    worker = celery("worker", "--pool=threads", "--concurrency=4", "--without-gossip", "--without-mingle",
+                    "--without-heartbeat", "--loglevel=WARNING", log=logs / "worker.log")
+    beat = celery("beat", "--loglevel=WARNING", f"--pidfile={logs / 'beat.pid'}", log=logs / "beat.log")
+    try:
+        time.sleep(4)  # both up
+        first = timezone.now() + timedelta(seconds=10)
+        deadlines = [first + timedelta(seconds=window * i / games) for i in range(games)]
+        ids = make_games(games, deadlines)
+        # As a move's commit would: an ETA task for each deadline (all within the horizon).
+        for game_id, deadline in zip(ids, deadlines, strict=True):
+            if eta:
+                tasks.apply_timeout.apply_async((game_id, 1), eta=deadline)
+        end = time.monotonic() + window + 60
+        while time.monotonic() < end:
+            done = Move.objects.filter(game_id__in=ids, position__isnull=True).count()
+            if done >= games:
+                break
+            time.sleep(0.5)
+        late = []
+        for game_id, deadline in zip(ids, deadlines, strict=True):
+            move = Move.objects.filter(game_id=game_id, position__isnull=True).first()
+            late.append((move.created_at - deadline).total_seconds() if move else float("inf"))
+        late.sort()
+        missing = sum(1 for value in late if value == float("inf"))
+        print(f"lateness over {games} deadlines within {window:g} s, {'ETA tasks + sweep' if eta else 'sweep only'} (sweep every "
+              f"{os.environ.get('TIMEOUT_SWEEP_SECONDS', '5')} s, worker: 4 threads):")
+        print(f"  median {statistics.median(late):.3f} s, p95 {late[int(0.95 * (games - 1))]:.3f} s, "
+              f"worst {late[-1]:.3f} s, early {sum(1 for v in late if v < 0)}, missing {missing}")
+        assert Game.objects.filter(pk__in=ids, status=Game.Status.FINISHED).count() == games - missing
+    finally:
+        for process in (worker, beat):
+            os.killpg(process.pid, 9)
+            process.wait()
+
+
+def sweep(active: int) -> None:
+    from django.utils import timezone
+
+    from games import services
+
+    clear()
+    future = timezone.now() + timedelta(hours=1)
+    make_games(active, [future] * active)
+    for due in (0, 100):
+        if due:
+            past = timezone.now() - timedelta(seconds=1)
+            make_games(due, [past] * due)
+        runs = []
+        for _ in range(5 if not due else 1):
+            started = time.perf_counter()
+            applied = services.sweep_expired()
+            runs.append(time.perf_counter() - started)
+        print(f"one sweep over {active + due} running games, {due} due: "
+              f"{statistics.median(runs) * 1000:.1f} ms (applied {applied})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=240)
+    parser.add_argument("--window", type=float, default=20.0)
+    parser.add_argument("--active", type=int, default=10_000)
+    args = parser.parse_args()
+    setup_django()
+    lateness(args.games, args.window, eta=True)
+    lateness(args.games, args.window, eta=False)  # as if every ETA message were lost
+    sweep(args.active)
+    clear()
+
+
+if __name__ == "__main__":
+    main()
