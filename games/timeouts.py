@@ -206,4 +206,4 @@ def recompute_deadlines(*, game_id: int) -> None:
 
 def vacation_days_left(user: User) -> int:
     """Vacation days the user can still book this (local) year."""
-    return max(0, settings.VACATION_DAYS_PER_YEAR - vacation_days_used(user, local_today(user).year))
+    return max(0, int(settings.VACATION_DAYS_PER_YEAR) - vacation_days_used(user, local_today(user).year))

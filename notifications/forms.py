@@ -5,7 +5,7 @@ from accounts.models import User
 from .models import Kind, Preferences
 
 
-class PreferencesForm(forms.ModelForm):
+class PreferencesForm(forms.ModelForm[Preferences]):
     class Meta:
         model = Preferences
         fields = [
@@ -14,7 +14,7 @@ class PreferencesForm(forms.ModelForm):
         ]
 
 
-class TimeZoneForm(forms.ModelForm):
+class TimeZoneForm(forms.ModelForm[User]):
     class Meta:
         model = User
         fields = ["time_zone"]

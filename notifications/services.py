@@ -38,7 +38,7 @@ def preferences_for(user: User) -> Preferences:
 
 
 def game_url(game_id: int) -> str:
-    return settings.SITE_URL + reverse("games:detail", args=[game_id])
+    return f"{settings.SITE_URL}{reverse('games:detail', args=[game_id])}"
 
 
 def _queue_email(notification_id: int) -> None:
