@@ -5,7 +5,7 @@ from accounts.models import User
 from .models import Kind, Preferences
 
 
-class PreferencesForm(forms.ModelForm[Preferences]):
+class PreferencesForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Preferences
         fields = [
@@ -14,7 +14,7 @@ class PreferencesForm(forms.ModelForm[Preferences]):
         ]
 
 
-class TimeZoneForm(forms.ModelForm[User]):
+class TimeZoneForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = User
         fields = ["time_zone"]
