@@ -214,6 +214,9 @@ CELERY_BEAT_SCHEDULE = {
 
 # How often an open game page asks whether anything changed.
 GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=2)
+# Chat flood control: at most CHAT_FLOOD_MESSAGES messages per user in CHAT_FLOOD_SECONDS.
+CHAT_FLOOD_MESSAGES = env.int("CHAT_FLOOD_MESSAGES", default=5)
+CHAT_FLOOD_SECONDS = env.int("CHAT_FLOOD_SECONDS", default=10)
 
 # REST API (api/): token or session auth, throttled per user and per IP, every list paginated.
 REST_FRAMEWORK = {

@@ -6,5 +6,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("api/", include("api.urls")),
     path("notifications/", include("notifications.urls")),
+    path("reports/", include("moderation.urls")),
+    path("", include("chat.urls")),
     path("", include("games.urls")),
 ]

@@ -1,0 +1,74 @@
+"""The chat of a game page: a log that polls (204 while nothing changed) and a post form.
+
+Both work without JavaScript too: ``/games/<id>/chat/`` is then a page of its own.
+"""
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from games import selectors as game_selectors
+from games.exceptions import GameNotFound
+from games.models import Game
+from moderation.selectors import active_mute
+
+from . import selectors, services
+from .exceptions import ChatError
+from .models import MAX_LENGTH, ChatMessage
+
+
+def _game(game_id: int) -> Game:
+    try:
+        return game_selectors.game_get(game_id=game_id)
+    except GameNotFound:
+        raise Http404("No such game.") from None
+
+
+def _render_log(request: HttpRequest, game: Game, *, error: str = "", status: int = 200) -> HttpResponse:
+    channel = (
+        services.channel_for(game=game, user=request.user)  # type: ignore[arg-type]
+        if request.user.is_authenticated
+        else ChatMessage.Channel.SPECTATORS
+    )
+    context: dict[str, Any] = {
+        "game": game,
+        "channel": channel,
+        "marker": selectors.chat_marker(game_id=game.pk, channel=channel),
+        "chat_messages": selectors.chat_messages(game_id=game.pk, channel=channel),
+        "mute": active_mute(user_id=request.user.pk) if request.user.is_authenticated else None,
+        "error": error,
+        "poll_seconds": settings.GAME_POLL_SECONDS,
+        "max_length": MAX_LENGTH,
+        "seated": channel == ChatMessage.Channel.PLAYERS,
+    }
+    template = "chat/page.html#log" if getattr(request, "htmx", False) else "chat/page.html"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def chat_log(request: HttpRequest, game_id: int) -> HttpResponse:
+    """While the ``marker`` of the ``channel`` the page shows has not moved: 204 from one query
+    (no session, no user). Otherwise the log of the viewer's own channel."""
+    channel, marker = request.GET.get("channel"), request.GET.get("marker")
+    if channel in ChatMessage.Channel.values and marker is not None:
+        if selectors.chat_marker(game_id=game_id, channel=channel) == marker:
+            return HttpResponse(status=204)
+    return _render_log(request, _game(game_id))
+
+
+@require_POST
+@login_required
+def chat_post(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game(game_id)
+    try:
+        services.chat_post(user=request.user, game=game, text=request.POST.get("text", ""))  # type: ignore[arg-type]
+    except ChatError as error:
+        if getattr(request, "htmx", False):
+            return _render_log(request, game, error=error.message, status=error.status_code)
+        messages.error(request, error.message)
+    return _render_log(request, game) if getattr(request, "htmx", False) else redirect("chat:log", game_id=game_id)

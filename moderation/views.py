@@ -1,0 +1,73 @@
+"""The one moderation page for everyone: reporting a player, a chat message or a game.
+Everything else moderators do happens in the admin (``moderation.admin``)."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from accounts.models import User
+from chat.models import ChatMessage
+from games.models import Game
+
+from . import services
+from .models import Report
+
+
+class ReportForm(forms.Form):
+    reason = forms.ChoiceField(choices=Report.Reason.choices, widget=forms.RadioSelect)
+    details = forms.CharField(
+        required=False, max_length=1000, widget=forms.Textarea(attrs={"rows": 3}), label="Details (optional)"
+    )
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value else None
+    except ValueError:
+        raise Http404("No such thing to report.") from None
+
+
+@login_required
+def report_create(request: HttpRequest) -> HttpResponse:
+    """``?message=ID``, ``?user=ID[&game=ID]`` or ``?game=ID``: what is reported."""
+    source = request.POST if request.method == "POST" else request.GET
+    message_id, user_id, game_id = (_int(source.get(key)) for key in ("message", "user", "game"))
+    message = reported_user = game = None
+    if message_id is not None:
+        message = get_object_or_404(ChatMessage.objects.select_related("author", "game"), pk=message_id)
+        game = message.game
+    else:
+        if user_id is not None:
+            reported_user = get_object_or_404(User, pk=user_id)
+        if game_id is not None:
+            game = get_object_or_404(Game, pk=game_id)
+    if message is None and reported_user is None and game is None:
+        raise Http404("Nothing to report.")
+    form = ReportForm(request.POST or None)
+    error = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.report_create(
+                reporter=request.user,  # type: ignore[arg-type]
+                reason=form.cleaned_data["reason"],
+                details=form.cleaned_data["details"],
+                reported_user=reported_user,
+                game=game,
+                message=message,
+            )
+        except services.ModerationError as failure:
+            error = failure.message
+        else:
+            messages.success(request, "Thank you: your report is in the moderators' queue.")
+            return redirect("games:detail", game_id=game.pk) if game is not None else redirect("games:lobby")
+    context = {
+        "form": form,
+        "error": error,
+        "message": message,
+        "reported_user": reported_user,
+        "game": game,
+        "target": {"message": message_id, "user": user_id, "game": game_id},
+    }
+    return render(request, "moderation/report.html", context, status=400 if error or form.errors else 200)
