@@ -8,5 +8,8 @@ urlpatterns = [
     path("notifications/", include("notifications.urls")),
     path("reports/", include("moderation.urls")),
     path("", include("chat.urls")),
+    path("", include("stats.urls")),
+    path("", include("series.urls")),
+    path("", include("replays.urls")),
     path("", include("games.urls")),
 ]

@@ -1,0 +1,50 @@
+"""Replay page and JSON export of finished games (404 for any other game)."""
+
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from games.exceptions import GameNotFound
+from games.models import Game
+
+from . import selectors
+
+
+def _finished(game_id: int) -> Game:
+    try:
+        return selectors.finished_game(game_id=game_id)
+    except GameNotFound:
+        raise Http404("Only a finished game can be replayed.") from None
+
+
+@require_GET
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _finished(game_id)
+    moves = selectors.game_moves(game=game)
+    try:
+        step = int(request.GET.get("step", len(moves)))
+    except ValueError:
+        step = len(moves)
+    frame = selectors.replay_frame(game=game, moves=moves, step=step)
+    names = {seat.position: seat.user.name for seat in game.seats.all()}
+    context = {
+        "game": game,
+        "frame": frame,
+        "total": len(moves),
+        "moves": [(move.seq, selectors.describe(move.action, names)) for move in moves],
+        "fairness": selectors.check_fairness(game=game, moves=moves),
+        "current": moves[frame.step - 1].seq if frame.step else 0,
+    }
+    return render(request, "replays/replay.html", context)
+
+
+@require_GET
+def export(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _finished(game_id)
+    data = selectors.export(game=game, moves=selectors.game_moves(game=game))
+    response = JsonResponse(data, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="durak-game-{game.pk}.json"'
+    return response
+
+

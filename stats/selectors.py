@@ -1,0 +1,156 @@
+"""Reads for profiles, leaderboards and moderators: aggregated rows only, so a page costs the
+same few queries whether a player has five games or five thousand."""
+
+from dataclasses import dataclass
+
+from django.db.models import ExpressionWrapper, F, FloatField, Prefetch, Q, QuerySet
+
+from accounts.models import User
+from games.models import Game, Seat
+
+from .ledger import ordinal
+from .models import Mode, PairStats, PlayerStats, Rating, RatingChange
+
+#: Rating farming: at least this many games together ...
+FARMING_MIN_GAMES = 10
+#: ... with one side the fool in at least this share of them ...
+FARMING_FOOL_SHARE = 0.9
+#: ... and at least this many times more games together than either plays with anyone else.
+FARMING_CONCENTRATION = 3.0
+
+
+@dataclass(frozen=True)
+class Profile:
+    user: User
+    overall: PlayerStats | None
+    by_preset: list[PlayerStats]
+    by_players: list[PlayerStats]
+    ratings: list[Rating]
+    history: list[RatingChange]  # newest last
+    recent: list[Seat]  # the user's seats in their latest finished games, games and seats prefetched
+    in_progress: int
+
+
+def profile(*, user: User, recent: int = 15, history: int = 40) -> Profile:
+    """Six queries, whatever the number of games."""
+    rows = list(PlayerStats.objects.filter(user=user).order_by("scope", "key"))
+    overall = next((row for row in rows if row.scope == PlayerStats.Scope.ALL), None)
+    by_players = sorted(
+        (row for row in rows if row.scope == PlayerStats.Scope.PLAYERS), key=lambda row: int(row.key)
+    )
+    changes = list(
+        RatingChange.objects.filter(user=user, players=0).select_related("game").order_by("-at", "-pk")[:history]
+    )
+    seats = Prefetch("game__seats", queryset=Seat.objects.select_related("user").order_by("position"))
+    latest = list(
+        Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
+        .select_related("game")
+        .defer("game__state", "game__seed", "game__deal")
+        .prefetch_related(seats)
+        .order_by("-game__finished_at", "-game_id")[:recent]
+    )
+    return Profile(
+        user=user,
+        overall=overall,
+        by_preset=[row for row in rows if row.scope == PlayerStats.Scope.PRESET],
+        by_players=by_players,
+        ratings=list(Rating.objects.filter(user=user, players=0).order_by("mode")),
+        history=changes[::-1],
+        recent=latest,
+        in_progress=Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE).count(),
+    )
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    me: User
+    other: User
+    games: int
+    my_fools: int
+    their_fools: int
+    draws: int
+    me_ahead: int
+    them_ahead: int
+
+
+def head_to_head(*, me: User, other: User) -> HeadToHead:
+    """One query: the pair's row, read from ``me``'s side."""
+    low, high = sorted((me, other), key=lambda user: user.pk)
+    row = PairStats.objects.filter(low=low, high=high).first() or PairStats(low=low, high=high)
+    mine = me.pk == low.pk
+    return HeadToHead(
+        me=me,
+        other=other,
+        games=row.games,
+        my_fools=row.low_fools if mine else row.high_fools,
+        their_fools=row.high_fools if mine else row.low_fools,
+        draws=row.draws,
+        me_ahead=row.low_ahead if mine else row.high_ahead,
+        them_ahead=row.high_ahead if mine else row.low_ahead,
+    )
+
+
+def leaderboard(*, mode: str = Mode.THROW_IN, players: int = 0, limit: int = 100) -> QuerySet[Rating]:
+    """Rated players of a mode (and number of players; 0: all), best conservative rating first."""
+    return (
+        Rating.objects.filter(mode=mode, players=players, games__gt=0)
+        .select_related("user")
+        .order_by("-ordinal", "-games", "user_id")[:limit]
+    )
+
+
+def rating_uncertainty(rating: Rating) -> float:
+    """The +/- shown beside the ordinal: three sigmas, the width the ordinal subtracts."""
+    return rating.mu - ordinal(rating.mu, rating.sigma)
+
+
+@dataclass(frozen=True)
+class FarmingSuspect:
+    pair: PairStats
+    loser: User  # the side that is nearly always the fool
+    winner: User
+    fool_share: float
+    next_most: int  # most games either of them played with anyone else
+
+
+def farming_suspects() -> list[FarmingSuspect]:
+    """Pairs who play each other far more than anyone else, with one side nearly always the fool:
+    possible rating farming, for moderators. Two queries."""
+    threshold = ExpressionWrapper(F("games") * FARMING_FOOL_SHARE, output_field=FloatField())
+    candidates = list(
+        PairStats.objects.filter(games__gte=FARMING_MIN_GAMES)
+        .annotate(threshold=threshold)
+        .filter(Q(low_fools__gte=F("threshold")) | Q(high_fools__gte=F("threshold")))
+        .select_related("low", "high")
+    )
+    if not candidates:
+        return []
+    users = {row.low_id for row in candidates} | {row.high_id for row in candidates}
+    others = PairStats.objects.filter(Q(low_id__in=users) | Q(high_id__in=users)).values_list(
+        "low_id", "high_id", "games"
+    )
+    most: dict[tuple[int, int], int] = {}  # (user, excluded partner) -> most games with another
+    pairs_of: dict[int, list[tuple[int, int]]] = {}
+    for low, high, games in others:
+        pairs_of.setdefault(low, []).append((high, games))
+        pairs_of.setdefault(high, []).append((low, games))
+    suspects = []
+    for row in candidates:
+        for user, partner in ((row.low_id, row.high_id), (row.high_id, row.low_id)):
+            most[(user, partner)] = max(
+                (games for other, games in pairs_of.get(user, []) if other != partner), default=0
+            )
+        next_most = max(most[(row.low_id, row.high_id)], most[(row.high_id, row.low_id)])
+        if row.games < FARMING_CONCENTRATION * max(next_most, 1):
+            continue
+        low_lost = row.low_fools >= row.high_fools
+        suspects.append(
+            FarmingSuspect(
+                pair=row,
+                loser=row.low if low_lost else row.high,
+                winner=row.high if low_lost else row.low,
+                fool_share=(row.low_fools if low_lost else row.high_fools) / row.games,
+                next_most=next_most,
+            )
+        )
+    return sorted(suspects, key=lambda suspect: -suspect.pair.games)

@@ -1,0 +1,84 @@
+"""Profile, leaderboard and the moderators' rating-farming list: thin views over selectors."""
+
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from accounts.models import User
+
+from . import selectors
+from .models import Mode
+
+PLAYER_COUNTS = [2, 3, 4, 5, 6]
+
+
+def sparkline(values: list[float], *, width: int = 320, height: int = 64) -> str:
+    """SVG polyline points for a rating history (oldest first)."""
+    if len(values) < 2:
+        return ""
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    step = width / (len(values) - 1)
+    return " ".join(
+        f"{index * step:.1f},{height - 4 - (value - low) / span * (height - 8):.1f}"
+        for index, value in enumerate(values)
+    )
+
+
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    user = User.objects.filter(username=username, is_active=True).first()
+    if user is None:
+        raise Http404("No such player.")
+    data = selectors.profile(user=user)
+    versus = None
+    other_name = request.GET.get("vs", "").strip()
+    if other_name:
+        other = User.objects.filter(username__iexact=other_name, is_active=True).exclude(pk=user.pk).first()
+        versus = selectors.head_to_head(me=user, other=other) if other else None
+    ratings = [(rating, selectors.rating_uncertainty(rating)) for rating in data.ratings]
+    histories = {
+        mode.label: sparkline([change.ordinal for change in data.history if change.mode == mode.value])
+        for mode in Mode
+    }
+    context = {
+        "profile_user": user,
+        "profile": data,
+        "ratings": ratings,
+        "histories": {label: points for label, points in histories.items() if points},
+        "versus": versus,
+        "versus_name": other_name,
+    }
+    return render(request, "stats/profile.html", context)
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    mode = request.GET.get("mode", Mode.THROW_IN)
+    if mode not in Mode.values:
+        mode = Mode.THROW_IN
+    try:
+        players = int(request.GET.get("players", 0))
+    except ValueError:
+        players = 0
+    if players not in PLAYER_COUNTS:
+        players = 0
+    rows = [
+        (rating, selectors.rating_uncertainty(rating))
+        for rating in selectors.leaderboard(mode=mode, players=players)
+    ]
+    context = {"rows": rows, "mode": mode, "players": players, "modes": Mode.choices, "counts": PLAYER_COUNTS}
+    return render(request, "stats/leaderboard.html", context)
+
+
+@require_GET
+@staff_member_required
+def farming(request: HttpRequest) -> HttpResponse:
+    context = {
+        "suspects": selectors.farming_suspects(),
+        "min_games": selectors.FARMING_MIN_GAMES,
+        "share": selectors.FARMING_FOOL_SHARE,
+        "concentration": selectors.FARMING_CONCENTRATION,
+    }
+    return render(request, "stats/farming.html", context)
