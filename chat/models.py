@@ -20,7 +20,9 @@ class ChatMessage(models.Model):
         SPECTATORS = "spectators", "spectators"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages"
+    )
     channel = models.CharField(max_length=16, choices=Channel.choices)
     text = models.TextField(max_length=MAX_LENGTH)
     created_at = models.DateTimeField(auto_now_add=True)

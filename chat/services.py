@@ -45,4 +45,6 @@ def chat_post(*, user: User, game: Game, text: str) -> ChatMessage:
             f"Slow down: at most {settings.CHAT_FLOOD_MESSAGES} messages in "
             f"{settings.CHAT_FLOOD_SECONDS} seconds."
         )
-    return ChatMessage.objects.create(game=game, author=user, channel=channel_for(game=game, user=user), text=text)
+    return ChatMessage.objects.create(
+        game=game, author=user, channel=channel_for(game=game, user=user), text=text
+    )

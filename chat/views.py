@@ -55,9 +55,12 @@ def chat_log(request: HttpRequest, game_id: int) -> HttpResponse:
     """While the ``marker`` of the ``channel`` the page shows has not moved: 204 from one query
     (no session, no user). Otherwise the log of the viewer's own channel."""
     channel, marker = request.GET.get("channel"), request.GET.get("marker")
-    if channel in ChatMessage.Channel.values and marker is not None:
-        if selectors.chat_marker(game_id=game_id, channel=channel) == marker:
-            return HttpResponse(status=204)
+    if (
+        channel in ChatMessage.Channel.values
+        and marker is not None
+        and selectors.chat_marker(game_id=game_id, channel=channel) == marker
+    ):
+        return HttpResponse(status=204)
     return _render_log(request, _game(game_id))
 
 
@@ -71,4 +74,8 @@ def chat_post(request: HttpRequest, game_id: int) -> HttpResponse:
         if getattr(request, "htmx", False):
             return _render_log(request, game, error=error.message, status=error.status_code)
         messages.error(request, error.message)
-    return _render_log(request, game) if getattr(request, "htmx", False) else redirect("chat:log", game_id=game_id)
+    return (
+        _render_log(request, game)
+        if getattr(request, "htmx", False)
+        else redirect("chat:log", game_id=game_id)
+    )

@@ -21,11 +21,7 @@ class LoginForm(AllauthLoginForm):
         except forms.ValidationError:
             login = (self.cleaned_data.get("login") or "").strip()
             password = self.cleaned_data.get("password") or ""
-            user = (
-                get_user_model()
-                .objects.filter(Q(username__iexact=login) | Q(email__iexact=login))
-                .first()
-            )
+            user = get_user_model().objects.filter(Q(username__iexact=login) | Q(email__iexact=login)).first()
             if user is not None and user.is_active and user.check_password(password):
                 suspension = active_suspension(user_id=user.pk)
                 if suspension is not None:
@@ -35,7 +31,9 @@ class LoginForm(AllauthLoginForm):
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(
-        max_length=1000, widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), help_text="Kept in the audit log."
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text="Kept in the audit log.",
     )
 
 

@@ -34,7 +34,9 @@ class Report(models.Model):
         RESOLVED = "resolved", "resolved"
         DISMISSED = "dismissed", "dismissed"
 
-    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_made")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_made"
+    )
     reported_user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -150,15 +152,25 @@ class AuditEntry(models.Model):
     )
     action = models.CharField(max_length=32, choices=Action.choices)
     target_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
     )
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries")
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries"
+    )
     message = models.ForeignKey(
         ChatMessage, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries"
     )
-    report = models.ForeignKey(Report, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries")
+    report = models.ForeignKey(
+        Report, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries"
+    )
     reason = models.TextField()
-    details = models.JSONField(default=dict, blank=True, help_text="E.g. until when, which games were settled.")
+    details = models.JSONField(
+        default=dict, blank=True, help_text="E.g. until when, which games were settled."
+    )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     objects = AppendOnlyQuerySet.as_manager()

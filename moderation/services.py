@@ -61,9 +61,7 @@ def message_hide(*, moderator: User, message: ChatMessage, reason: str) -> Audit
     )
 
 
-def _sanction(
-    *, moderator: User, user: User, kind: str, duration: timedelta | None, reason: str
-) -> Sanction:
+def _sanction(*, moderator: User, user: User, kind: str, duration: timedelta | None, reason: str) -> Sanction:
     now = timezone.now()
     return Sanction.objects.create(
         user=user,
@@ -79,7 +77,9 @@ def _sanction(
 def user_mute(*, moderator: User, user: User, duration: timedelta | None, reason: str) -> Sanction:
     """The user cannot post in any chat until the end (``duration`` None: for good)."""
     _require(moderator, "mute_user")
-    sanction = _sanction(moderator=moderator, user=user, kind=Sanction.Kind.MUTE, duration=duration, reason=reason)
+    sanction = _sanction(
+        moderator=moderator, user=user, kind=Sanction.Kind.MUTE, duration=duration, reason=reason
+    )
     _audit(
         actor=moderator,
         action=AuditEntry.Action.MUTE,
@@ -110,9 +110,9 @@ def user_suspend(*, moderator: User, user: User, duration: timedelta | None, rea
         moderator=moderator, user=user, kind=Sanction.Kind.SUSPEND, duration=duration, reason=reason
     )
     settled: list[int] = []
-    seats = Seat.objects.filter(user=user, game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN]).select_related(
-        "game"
-    )
+    seats = Seat.objects.filter(
+        user=user, game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN]
+    ).select_related("game")
     for seat in seats:
         try:
             if seat.game.status == Game.Status.OPEN:
@@ -268,5 +268,10 @@ def report_create(
     if len(details) > 1000:
         raise ModerationError("Keep the details under 1000 characters.")
     return Report.objects.create(
-        reporter=reporter, reason=reason, details=details, reported_user=reported_user, game=game, message=message
+        reporter=reporter,
+        reason=reason,
+        details=details,
+        reported_user=reported_user,
+        game=game,
+        message=message,
     )
