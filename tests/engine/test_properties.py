@@ -42,10 +42,10 @@ CONFIGS: list[tuple[str, dict[str, Any], int, int]] = [
     *[
         (preset, {}, n, examples)
         for preset in ("classic", "perevodnoy", "black_book", "tabletop")
-        for n, examples in ((2, 160), (3, 120), (4, 80), (5, 60), (6, 50))
+        for n, examples in ((2, 120), (3, 90), (4, 60), (5, 45), (6, 40))
     ],
-    *[("tabletop", {"deck_size": 52}, n, ex) for n, ex in ((2, 60), (3, 40), (4, 30), (5, 25), (6, 25))],
-    *[("durak24", {}, n, ex) for n, ex in ((2, 160), (3, 80), (4, 80))],
+    *[("tabletop", {"deck_size": 52}, n, ex) for n, ex in ((2, 50), (3, 30), (4, 25), (5, 20), (6, 20))],
+    *[("durak24", {}, n, ex) for n, ex in ((2, 120), (3, 60), (4, 60))],
     # the texts' optional extras: Enchanted Durak and the team games
     *[("black_book", {"enchanted": ENCHANTABLE}, n, ex) for n, ex in ((2, 40), (3, 30), (4, 20), (6, 15))],
     ("perevodnoy", {"enchanted": ["6", "7", "8", "9", "10"]}, 3, 20),

@@ -197,7 +197,16 @@ def test_engine_agrees_with_the_reference_model(config: tuple[str, dict[str, Any
             legal = [a for p in range(players) for a in game.legal_actions(p)]
             action = rng.choice(legal)
             in_bout, taken = tracker.before(game, action)
+            passed_before = set(game.passed)
             game.apply(action)
+            if game.table:
+                # a pass holds until a new card lands on the table or the defender takes
+                if action["type"] in ("attack", "throw", "defend", "transfer", "take"):
+                    assert game.passed == set(), f"passes kept after {action}"
+                elif action["type"] == "pass":
+                    assert game.passed == passed_before | {action["player"]}
+                else:
+                    assert game.passed == passed_before
             history.append(action)
             tracker.after(game, in_bout, taken)
 
