@@ -12,7 +12,7 @@ from django.utils import timezone
 from games import timeouts
 from games.models import Game, Seat, Vacation
 from games.timeouts import VacationRefused, deadline_after
-from tests.factories import LONGER_DEAL, PASSWORD, UserFactory, started_game
+from tests.factories import LONGER_DEAL, UserFactory, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,7 @@ UTC_ZONE = ZoneInfo("UTC")
 
 def client_for(user: Any) -> Client:
     client = Client()
-    assert client.login(username=user.username, password=PASSWORD)
+    client.force_login(user)
     return client
 
 

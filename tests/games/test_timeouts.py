@@ -59,7 +59,7 @@ def test_a_killed_worker_loses_its_eta_task_and_the_sweep_still_times_the_game_o
     celery_env: CeleryEnv,
 ) -> None:
     first = celery_env.start_worker("worker1")
-    game, _ = started_game(deal=LONGER_DEAL, move_time=timedelta(seconds=6))
+    game, _ = started_game(deal=LONGER_DEAL, move_time=timedelta(seconds=12))
     # The ETA message is in the first worker's hands (reserved, unacknowledged) ...
     celery_env.wait_for_log("worker1", "Task games.tasks.apply_timeout[")
     celery_env.kill(first)
@@ -68,7 +68,7 @@ def test_a_killed_worker_loses_its_eta_task_and_the_sweep_still_times_the_game_o
     celery_env.start_beat()
     deadline = game.deadline
     assert deadline is not None and deadline > timezone.now(), "the replacement started too slowly"
-    game = wait_until(lambda: finished(game), 15, "the swept timeout")
+    game = wait_until(lambda: finished(game), 25, "the swept timeout")
     assert_timed_out(game, fool=0)
     assert "Task games.tasks.apply_timeout[" not in celery_env.log("worker2")
     assert "Task games.tasks.sweep_deadlines[" in celery_env.log("worker2")

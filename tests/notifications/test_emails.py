@@ -16,7 +16,7 @@ from games.exceptions import NotAllowed
 from games.models import Game, Seat
 from notifications import services as notification_services
 from notifications.models import Kind, Notification, Preferences
-from tests.factories import LONGER_DEAL, PASSWORD, GameFactory, UserFactory, started_game
+from tests.factories import LONGER_DEAL, GameFactory, UserFactory, started_game
 
 from .conftest import Mailbox
 
@@ -40,7 +40,7 @@ def assert_links_to(message: EmailMessage, game: Game) -> None:
 
 def visit(user: Any, game: Game) -> None:
     client = Client()
-    assert client.login(username=user.username, password=PASSWORD)
+    client.force_login(user)
     assert client.get(reverse("games:detail", args=[game.pk])).status_code == 200
 
 
@@ -159,7 +159,7 @@ def test_invitation_by_name_emails_the_invitee_who_can_then_join_the_private_gam
     game = GameFactory(private=True)
     invitee, stranger = UserFactory(), UserFactory()
     client = Client()
-    client.login(username=game.creator.username, password=PASSWORD)
+    client.force_login(game.creator)
     response = client.post(reverse("games:invite", args=[game.pk]), {"username": invitee.username.upper()})
     assert response.status_code == 302
     [invitation] = smtp.to(invitee.email, "invited")
@@ -175,19 +175,19 @@ def test_invitation_by_name_emails_the_invitee_who_can_then_join_the_private_gam
 def test_a_share_link_lets_anyone_with_it_take_a_seat() -> None:
     game = GameFactory(private=True, num_players=3)
     owner = Client()
-    owner.login(username=game.creator.username, password=PASSWORD)
+    owner.force_login(game.creator)
     page = owner.get(reverse("games:detail", args=[game.pk])).content.decode()
     link = reverse("games:join_link", args=[game.pk, game.invite_token])
     assert link in page
     guest, stranger = UserFactory(), UserFactory()
     client = Client()
-    client.login(username=guest.username, password=PASSWORD)
+    client.force_login(guest)
     response = client.get(link, follow=True)
     assert f'name="token" value="{game.invite_token}"' in response.content.decode()
     client.post(reverse("games:join", args=[game.pk]), {"token": game.invite_token})
     assert game.seats.filter(user=guest).exists()
     other = Client()
-    other.login(username=stranger.username, password=PASSWORD)
+    other.force_login(stranger)
     other.post(reverse("games:join", args=[game.pk]), {"token": "wrong"})
     assert not game.seats.filter(user=stranger).exists()
     assert game.pk not in [g.pk for g in selectors.lobby_open_games()]

@@ -7,14 +7,14 @@ from django.test import Client
 from django.urls import reverse
 
 from notifications.models import Kind, Notification, Preferences
-from tests.factories import LONGER_DEAL, PASSWORD, started_game
+from tests.factories import LONGER_DEAL, started_game
 
 pytestmark = pytest.mark.django_db
 
 
 def client_for(user: Any) -> Client:
     client = Client()
-    assert client.login(username=user.username, password=PASSWORD)
+    client.force_login(user)
     return client
 
 
