@@ -122,8 +122,12 @@ def replay_frame(*, game: Game, moves: list[Move], step: int) -> Frame:
     """Replay the first ``step`` moves (clamped to the log) and show every hand."""
     step = max(0, min(step, len(moves)))
     engine = initial_engine(game)
-    for move in moves[:step]:
-        engine.apply(move.action)
+    for applied, move in enumerate(moves[:step]):
+        try:
+            engine.apply(move.action)
+        except durak.IllegalAction:  # a tampered log: show the table where it stops making sense
+            step = applied
+            break
     names = {seat.position: seat.user.name for seat in game.seats.all()}
 
     def role(player: int) -> str:

@@ -1,0 +1,68 @@
+"""Profile, leaderboard, series and replay pages cost a fixed number of queries, whatever the
+number of games: they read aggregated rows and prefetch, never loop over games."""
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from games.models import Game
+from series.models import SeriesGame
+from series.services import play_again
+from tests.factories import UserFactory, started_game
+
+from .helpers import time_out
+
+pytestmark = pytest.mark.django_db
+
+MAX_QUERIES = 12
+
+
+def grow_series(last: Game, user: Any, games: int) -> Game:
+    for _ in range(games):
+        last = time_out(play_again(user=user, game_id=last.pk, games_agreed=400))
+    return last
+
+
+def page_queries(client: Client, urls: list[str]) -> list[int]:
+    counts = []
+    for url in urls:
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        assert response.status_code == 200, url
+        counts.append(len(queries))
+    return counts
+
+
+def test_pages_cost_the_same_queries_with_two_games_and_with_two_hundred(
+    client: Client, django_assert_max_num_queries: Any
+) -> None:
+    game, users = started_game(move_time=timedelta(minutes=5))
+    me, other = users
+    last = grow_series(time_out(game), me, 1)
+    series_id = SeriesGame.objects.get(game=last).series_id
+    viewer = UserFactory()
+    client.force_login(viewer)
+    urls = [
+        f"/players/{me.username}/?vs={other.username}",
+        "/leaderboard/",
+        "/leaderboard/?mode=throw_in&players=2",
+        f"/series/{series_id}/",
+        f"/games/{last.pk}/replay/?step=1",
+    ]
+    few = page_queries(client, urls)
+
+    last = grow_series(last, me, 199)
+    assert Game.objects.filter(seats__user=me, status=Game.Status.FINISHED).count() == 201
+    many = page_queries(client, urls)
+    assert many == few
+    for url in urls:
+        with django_assert_max_num_queries(MAX_QUERIES):
+            client.get(url)
+    page = client.get(f"/series/{series_id}/").content.decode()
+    assert page.count("<tr>") >= 201
+    profile = client.get(f"/players/{me.username}/").content.decode()
+    assert "201" in profile
