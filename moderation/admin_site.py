@@ -5,6 +5,8 @@
 (allauth) log-in page, which django-axes rate-limits.
 """
 
+from collections.abc import Callable
+from functools import update_wrapper
 from typing import Any
 
 from django.contrib import admin
@@ -23,6 +25,22 @@ class ModerationAdminSite(admin.AdminSite):
 
     def has_permission(self, request: HttpRequest) -> bool:
         return is_moderator(request.user)
+
+    def admin_view(
+        self, view: Callable[..., HttpResponse], cacheable: bool = False
+    ) -> Callable[..., HttpResponse]:
+        """Straight to the site's log-in (not via the admin's), or 403 for a logged-in
+        non-moderator, before any admin view runs."""
+        inner = super().admin_view(view, cacheable)
+
+        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not self.has_permission(request):
+                if request.user.is_authenticated:
+                    raise PermissionDenied("Only moderators may use these pages.")
+                return redirect_to_login(request.get_full_path(), reverse("account_login"))
+            return inner(request, *args, **kwargs)
+
+        return update_wrapper(guarded, view)
 
     def login(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         if request.user.is_authenticated:

@@ -11,9 +11,9 @@ from rest_framework.authtoken.models import Token
 
 import durak
 from chat.models import ChatMessage
+from games import services as game_services
 from games.models import Game, Move, Seat
 from moderation.models import AuditEntry, Report, Sanction
-from games import services as game_services
 from tests.factories import LONGER_DEAL, PASSWORD, GameFactory, UserFactory, started_game
 from tests.moderation.conftest import client_for
 
@@ -162,7 +162,7 @@ def test_a_mute_ends(moderator: Any) -> None:
 
 def test_suspend_a_user_ends_their_games_sessions_and_tokens(mod_client: Client, moderator: Any) -> None:
     game, (alice, bob) = started_game(deal=LONGER_DEAL)
-    other, (carol, _) = started_game(deal=LONGER_DEAL)
+    other, _ = started_game(deal=LONGER_DEAL)
     waiting = GameFactory(creator=bob, num_players=3)  # an open game alice sits in
     game_services.game_join(user=alice, game_id=waiting.pk)
     alice_browser = client_for(alice)
