@@ -301,6 +301,25 @@ class EngineViewSerializer(serializers.Serializer):
         child=serializers.CharField(), required=False, help_text="Enchanted ranks."
     )
     rules = RulesSerializer()
+    discard = serializers.ListField(
+        child=card_field(), help_text="The beaten-off cards, face down now but seen by everyone."
+    )
+    # The rest of the public state, with which a program can rebuild the game from this view and
+    # a guess of the hidden cards (durak.Game.from_view).
+    bouts = serializers.IntegerField(help_text="Bouts finished so far.")
+    defended = serializers.BooleanField(help_text="Someone has beaten off a bout in this game.")
+    slot = serializers.IntegerField(
+        allow_null=True, help_text="Black Book team durak: the seat whose turn it is; else null."
+    )
+    transfer_blocked = serializers.BooleanField(help_text="An enchanted nine forbids a transfer.")
+    closed = serializers.BooleanField(help_text="An enchanted queen closed the bout to throw-ins.")
+    king_defended = serializers.BooleanField(help_text="The defender has beaten a card with a king.")
+    may_reverse = serializers.IntegerField(
+        allow_null=True, help_text="The seat that may reverse the direction of play now."
+    )
+    timeouts = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Timeouts in a row, by seat."
+    )
 
 
 # --- games ---------------------------------------------------------------------------------------

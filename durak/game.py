@@ -104,6 +104,9 @@ class Game:
     named: dict[str, str]
     #: The ranks of the cards on the table (derived from ``table``; not stored).
     ranks: set[str]
+    #: What the last applied action led to, as public facts (not stored): the bout's end and the
+    #: cards it sent where, who drew how many, who went out, a trump swap, the game's end.
+    events: list[dict[str, Any]]
     transfer_blocked: bool
     closed: bool
     king_defended: bool
@@ -233,6 +236,7 @@ class Game:
         game.slot = None
         game.named = {}
         game.ranks = set()
+        game.events = []
         game.transfer_blocked = False
         game.closed = False
         game.king_defended = False
@@ -509,6 +513,20 @@ class Game:
             actions.append({"type": "take", "player": player})
         return actions
 
+    def _transfer_recipient(self) -> int | None:
+        """Who would defend if the defender passed the attack on: the next opponent in turn order
+        still in the game, or None when nobody else is left."""
+        defender = self.defender
+        assert defender is not None
+        if self.rules.teams == "black_book":
+            assert self.slot is not None
+            target = self._seat_player(self.slot + 2 * self.direction)
+        else:
+            target = self._next_opponent(defender)
+        if target == defender or not self._in_game(target):
+            return None
+        return target
+
     def _transfer_target(self) -> int | None:
         """Who would defend after a transfer now, or None when a transfer is not allowed."""
         if not self.rules.transfer or self.taking or self.transfer_blocked:
@@ -519,14 +537,8 @@ class Game:
                 return None
             if self._enchants(attack, "10"):  # type: ignore[arg-type]
                 return None
-        defender = self.defender
-        assert defender is not None
-        if self.rules.teams == "black_book":
-            assert self.slot is not None
-            target = self._seat_player(self.slot + 2 * self.direction)
-        else:
-            target = self._next_opponent(defender)
-        if len(self.table) + 1 > self._limit_against(target):
+        target = self._transfer_recipient()
+        if target is None or len(self.table) + 1 > self._limit_against(target):
             return None
         return target
 
@@ -575,6 +587,7 @@ class Game:
         if not required <= action.keys():
             missing = ", ".join(sorted(required - action.keys()))
             raise IllegalAction(f"a {kind} action needs {missing}")
+        self.events = []
         _HANDLERS[kind](self, player, action)
         if kind != "timeout":
             self.timeouts[player] = 0
@@ -715,6 +728,8 @@ class Game:
             return "a transfer needs all attack cards of one rank"
         if self.transfer_blocked:
             return "an enchanted nine was thrown in: no transfer in this bout"
+        if self._transfer_recipient() is None:
+            return "nobody else is left in the game to pass the attack to"
         if any(self._enchants(attack, "10") for attack, _ in self.table):  # type: ignore[arg-type]
             return "an enchanted ten cannot be transferred"
         return "the next player cannot be given that many cards"
@@ -747,6 +762,7 @@ class Game:
         hand = self.hands[player]
         hand.remove(card)
         hand.append(self.stock[-1])
+        self.events.append({"type": "swap", "player": player, "took": self.stock[-1], "gave": card})
         self.stock[-1] = card
 
     def _why_no_swap(self, player: int) -> str:
@@ -788,14 +804,16 @@ class Game:
         if not self.table:
             hand = self.hands[player]
             card = min(hand, key=lambda c: (c[-1] == self.trump, RANK_VALUE[c]))
-            opening: Action = {"cards": [card]}
+            opening: Action = {"type": "attack", "player": player, "cards": [card]}
             if self._enchants(card, "8"):
                 opening["as_suit"] = self._suits_to_name(card)[0]
-            self._apply_attack(player, opening)
+            automatic = opening
         elif player == self.defender:
-            self._apply_take(player, {})
+            automatic = {"type": "take", "player": player}
         else:
-            self._apply_pass(player, {})
+            automatic = {"type": "pass", "player": player}
+        self.events.append({"type": "automatic", "action": automatic})
+        _HANDLERS[automatic["type"]](self, player, automatic)
 
     def _apply_resign(self, player: int, action: Action) -> None:
         if player in self.finished:
@@ -818,11 +836,16 @@ class Game:
         self.end = {"reason": reason, "player": player}
         if self.rules.teams != "none":
             self.end["team"] = self.losing_team
+        self.events.append({"type": "game_over", **self.end})
 
     def _card_landed(self, player: int) -> None:
         self.passed.clear()
         if not self.stock and not self.hands[player] and player not in self.finished:
-            self.finished.append(player)
+            self._goes_out(player)
+
+    def _goes_out(self, player: int) -> None:
+        self.finished.append(player)
+        self.events.append({"type": "out", "player": player})
 
     # --- ending a bout -------------------------------------------------------------------------
 
@@ -854,15 +877,20 @@ class Game:
         self.limit = None
         self.bouts += 1
         self.last_bout = {"attacker": attacker, "defender": defender, "result": result}
+        self.events.append({"type": "bout_end", **self.last_bout, "cards": cards})
         for player in self._draw_order(attacker, defender):
             need = self.rules.hand_size - len(self.hands[player])
             if need > 0 and self.stock:
                 drawn, self.stock = self.stock[:need], self.stock[need:]
                 self.hands[player].extend(drawn)
+                event: dict[str, Any] = {"type": "drew", "player": player, "count": len(drawn)}
+                if not self.stock:
+                    event["face_up"] = drawn[-1]  # the face-up trump card is drawn last
+                self.events.append(event)
         if not self.stock:
             for player in self._draw_order(attacker, defender):
                 if not self.hands[player] and player not in self.finished:
-                    self.finished.append(player)
+                    self._goes_out(player)
         if self._check_over():
             return
         if self.rules.teams == "black_book":
@@ -916,6 +944,7 @@ class Game:
             "trump_card": self.stock[-1] if self.stock else None,
             "stock_size": len(self.stock),
             "discard_size": len(self.discard),
+            "discard": list(self.discard),
             "attacker": self.attacker,
             "defender": self.defender,
             "direction": self.direction,
@@ -933,7 +962,45 @@ class Game:
             "end": dict(self.end) if self.end else None,
             "enchanted": list(self.rules.enchanted),
             "rules": self.rules.to_dict(),
+            # The rest of the public state, so that a player's program can rebuild the game from
+            # this view and a guess of the hidden cards (Game.from_view).
+            "bouts": self.bouts,
+            "defended": self.defended,
+            "slot": self.slot,
+            "transfer_blocked": self.transfer_blocked,
+            "closed": self.closed,
+            "king_defended": self.king_defended,
+            "may_reverse": self.may_reverse,
+            "timeouts": list(self.timeouts),
         }
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any], hands: list[list[str]], stock: list[str]) -> Game:
+        """A whole game rebuilt from one player's view and a guess of the hidden cards: ``hands``
+        for every player (the viewer's own from the view) and ``stock`` (``stock[-1]`` the face-up
+        card). For programs that search, sampling the cards they cannot see.
+
+        >>> game = Game.new(Rules.preset("classic"), players=2, seed=3)
+        >>> same = Game.from_view(game.view(0), game.hands, game.stock)
+        >>> all(same.view(p) == game.view(p) for p in (0, 1, None))
+        True
+        """
+        if len(hands) != view["players"] or [len(h) for h in hands] != view["hand_sizes"]:
+            raise ValueError("the guessed hands do not match the view's hand sizes")
+        if len(stock) != view["stock_size"]:
+            raise ValueError("the guessed stock does not match the view's stock size")
+        game = cls._empty(Rules.from_dict(view["rules"]), view["players"], view["dealer"])
+        game.hands = [list(hand) for hand in hands]
+        game.stock = list(stock)
+        for name in _STATE_FIELDS:
+            if name not in ("hands", "stock", "trump_card", "losing_team") and name in view:
+                setattr(game, name, copy.deepcopy(view[name]))
+        game.trump_card = view["trump_card"]
+        game.losing_team = view["losing_team"]
+        game.named = dict(view["named_suits"])
+        game.passed = set(view["passed"])
+        game.ranks = {card[:-1] for pair in game.table for card in pair if card is not None}
+        return game
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON data, hidden cards included: for storage, never for players."""
@@ -965,6 +1032,7 @@ class Game:
         game.timeouts = list(self.timeouts)
         game.named = dict(self.named)
         game.ranks = set(self.ranks)
+        game.events = []
         return game
 
     def __repr__(self) -> str:
