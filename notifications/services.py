@@ -206,10 +206,21 @@ def _send(*, user: User, subject: str, template: str, context: dict[str, object]
 def email_notification(*, notification_id: int) -> bool:
     """Send the email of one notification if it is still due; returns whether it was sent.
 
-    Locks the notification (so a retried or duplicated task sends it once) and, for "your
-    move", the player's seat (so two moves in a row cannot both pass the once-per-visit check).
+    Locks the player's seat in the game, then the notification: the order in which the game
+    services write them (seats, then notifications), so a move and this task never deadlock.
+    The seat lock keeps two moves in a row from both passing the once-per-visit check; the
+    notification lock makes a retried or duplicated task send once.
     """
     with transaction.atomic():
+        found = Notification.objects.filter(pk=notification_id).values_list("game_id", "user_id").first()
+        if found is None:
+            return False
+        game_id, user_id = found
+        seat = (
+            Seat.objects.select_for_update().filter(game_id=game_id, user_id=user_id).first()
+            if game_id is not None
+            else None
+        )
         notification = (
             Notification.objects.select_for_update(of=("self",))
             .select_related("user", "game")
@@ -223,10 +234,7 @@ def email_notification(*, notification_id: int) -> bool:
         if not prefs.wants_email(notification.kind):
             return False
         if notification.kind in (Kind.YOUR_MOVE, Kind.TIME_LOW):
-            if game is None:
-                return False
-            seat = Seat.objects.select_for_update().filter(game=game, user=user).first()
-            if seat is None or not seat.awaiting_move or game.status != Game.Status.ACTIVE:
+            if game is None or seat is None or not seat.awaiting_move or game.status != Game.Status.ACTIVE:
                 return False
             if notification.kind == Kind.YOUR_MOVE:
                 if prefs.daily_digest:
