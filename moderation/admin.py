@@ -195,16 +195,16 @@ def _hide(modeladmin: Any, request: HttpRequest, message: Callable[[Any], Any], 
 @admin.register(Report)
 class ReportAdmin(ModerationPermissions, ReadOnly, admin.ModelAdmin):  # type: ignore[misc, type-arg]
     list_display = [
-        "id",
         "created_at",
         "status",
         "reason",
         "target",
+        "excerpt",
         "reported",
         "game_link",
         "reporter",
-        "excerpt",
     ]
+    list_display_links = ["created_at"]
     list_filter = ["status", "reason", "created_at"]
     list_select_related = ["reporter", "reported_user", "message"]
     search_fields = ["details", "reported_user__username", "reporter__username", "message__text"]

@@ -8,7 +8,12 @@ class ModerationConfig(AppConfig):
     name = "moderation"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_migrate
+
         from . import signals  # noqa: F401
+        from .roles import ensure_moderators_group
+
+        post_migrate.connect(ensure_moderators_group, sender=self, dispatch_uid="moderators_group")
 
 
 class ModerationAdminConfig(admin_apps.AdminConfig):

@@ -2,9 +2,28 @@
 
 from typing import Any
 
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
 
 from .models import MODERATORS_GROUP
+
+#: The group's permissions, as migration 0002 gives them (app label, codename): reading,
+#: and the moderation actions; no add, change or delete of any row.
+PERMISSIONS = [
+    ("accounts", "view_user"),
+    ("games", "view_game"),
+    ("games", "view_seat"),
+    ("games", "view_move"),
+    ("chat", "view_chatmessage"),
+    ("moderation", "view_report"),
+    ("moderation", "view_sanction"),
+    ("moderation", "view_auditentry"),
+    ("moderation", "hide_message"),
+    ("moderation", "mute_user"),
+    ("moderation", "suspend_user"),
+    ("moderation", "abort_game"),
+    ("moderation", "settle_game"),
+    ("moderation", "handle_report"),
+]
 
 
 def is_moderator(user: Any) -> bool:
@@ -16,5 +35,16 @@ def is_moderator(user: Any) -> bool:
 
 
 def moderators_group() -> Group:
-    """The group, made by migration ``moderation.0002``."""
+    """The group, made by migration ``moderation.0002`` (and again after a database flush)."""
     return Group.objects.get(name=MODERATORS_GROUP)
+
+
+def ensure_moderators_group(**kwargs: Any) -> None:
+    """post_migrate: the group exists with its permissions, also after a flush (which empties
+    the tables that migration 0002 filled, e.g. between transactional tests)."""
+    group, created = Group.objects.get_or_create(name=MODERATORS_GROUP)
+    if created:
+        for app_label, codename in PERMISSIONS:
+            group.permissions.add(
+                Permission.objects.get(content_type__app_label=app_label, codename=codename)
+            )
