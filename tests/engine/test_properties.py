@@ -196,6 +196,18 @@ def check_illegal(
         assert game.to_dict() == state, f"refused {action} changed the game"
 
 
+def check_events(game: durak.Game, public_before: set[str]) -> None:
+    """`game.events` (the last action's public facts, sent to every player) name no card but those
+    on the table, played, or lying face up under the stock."""
+    events = getattr(game, "events", None)
+    if not events:
+        return
+    public = public_before | {c for pair in game.table for c in pair if c}
+    public |= {game.stock[-1]} if game.stock else set()
+    named = set(CARD_TOKEN.findall(json.dumps(events)))
+    assert named <= public, f"events name hidden cards {sorted(named - public)}: {events}"
+
+
 def next_with_cards(game: durak.Game, start: int) -> int:
     n = game.players
     for i in range(n):
@@ -291,8 +303,11 @@ def play(game: durak.Game, rng: random.Random, history: list[dict[str, Any]], *,
         if full:
             check_no_aliasing(game, state, action)
         in_bout, defender, taking = bool(game.table), game.defender, game.taking
+        public = {c for pair in game.table for c in pair if c} | set(CARD_TOKEN.findall(json.dumps(action)))
+        public |= {game.stock[-1]} if game.stock else set()
         game.apply(action)
         history.append(action)
+        check_events(game, public)
         if in_bout and not game.table and not game.over and standard:
             check_after_bout(game, defender, taking or action["type"] == "take")
     if game.over:
