@@ -31,7 +31,7 @@ def _game(game_id: int) -> Game:
 
 def _render_log(request: HttpRequest, game: Game, *, error: str = "", status: int = 200) -> HttpResponse:
     channel = (
-        services.channel_for(game=game, user=request.user)  # type: ignore[arg-type]
+        services.channel_for(game=game, user=request.user)
         if request.user.is_authenticated
         else ChatMessage.Channel.SPECTATORS
     )

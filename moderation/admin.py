@@ -16,6 +16,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin as AccountsUserAdmin  # as accounts.admin registers it
 from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
@@ -24,7 +25,6 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from accounts.admin import UserAdmin as AccountsUserAdmin
 from chat.models import ChatMessage
 from games.admin import GameAdmin as GamesGameAdmin
 from games.models import Game, Move, Seat
@@ -37,6 +37,12 @@ User = get_user_model()
 
 
 # --- helpers -----------------------------------------------------------------------------------
+
+
+def _user(request: HttpRequest) -> Any:
+    """The moderator of an admin request (the admin site let only moderators in)."""
+    assert request.user.is_authenticated
+    return request.user
 
 
 def _link(model: str, pk: Any, label: Any) -> str:
@@ -54,9 +60,9 @@ def game_links(game_id: int) -> str:
 
 
 def _form_action(
-    modeladmin: admin.ModelAdmin,
+    modeladmin: "admin.ModelAdmin[Any]",
     request: HttpRequest,
-    queryset: QuerySet,
+    queryset: QuerySet[Any],
     *,
     form_class: type[forms.Form],
     title: str,
@@ -132,10 +138,10 @@ class ReadOnly:
         return False
 
 
-def _mute(modeladmin: Any, request: HttpRequest, users: Callable[[Any], Any], queryset: QuerySet) -> Any:
+def _mute(modeladmin: Any, request: HttpRequest, users: Callable[[Any], Any], queryset: QuerySet[Any]) -> Any:
     def perform(obj: Any, form: Any) -> None:
         services.user_mute(
-            moderator=request.user,
+            moderator=_user(request),
             user=users(obj),
             duration=form.duration_value(),
             reason=form.cleaned_data["reason"],
@@ -152,10 +158,12 @@ def _mute(modeladmin: Any, request: HttpRequest, users: Callable[[Any], Any], qu
     )
 
 
-def _suspend(modeladmin: Any, request: HttpRequest, users: Callable[[Any], Any], queryset: QuerySet) -> Any:
+def _suspend(
+    modeladmin: Any, request: HttpRequest, users: Callable[[Any], Any], queryset: QuerySet[Any]
+) -> Any:
     def perform(obj: Any, form: Any) -> None:
         services.user_suspend(
-            moderator=request.user,
+            moderator=_user(request),
             user=users(obj),
             duration=form.duration_value(),
             reason=form.cleaned_data["reason"],
@@ -172,10 +180,12 @@ def _suspend(modeladmin: Any, request: HttpRequest, users: Callable[[Any], Any],
     )
 
 
-def _hide(modeladmin: Any, request: HttpRequest, message: Callable[[Any], Any], queryset: QuerySet) -> Any:
+def _hide(
+    modeladmin: Any, request: HttpRequest, message: Callable[[Any], Any], queryset: QuerySet[Any]
+) -> Any:
     def perform(obj: Any, form: Any) -> None:
         services.message_hide(
-            moderator=request.user, message=message(obj), reason=form.cleaned_data["reason"]
+            moderator=_user(request), message=message(obj), reason=form.cleaned_data["reason"]
         )
 
     return _form_action(
@@ -193,7 +203,7 @@ def _hide(modeladmin: Any, request: HttpRequest, message: Callable[[Any], Any], 
 
 
 @admin.register(Report)
-class ReportAdmin(ModerationPermissions, ReadOnly, admin.ModelAdmin):  # type: ignore[misc, type-arg]
+class ReportAdmin(ModerationPermissions, ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = [
         "created_at",
         "status",
@@ -208,7 +218,7 @@ class ReportAdmin(ModerationPermissions, ReadOnly, admin.ModelAdmin):  # type: i
     list_filter = ["status", "reason", "created_at"]
     list_select_related = ["reporter", "reported_user", "message"]
     search_fields = ["details", "reported_user__username", "reporter__username", "message__text"]
-    readonly_fields = [
+    readonly_fields = (
         "reporter",
         "reported_user",
         "game_link",
@@ -220,7 +230,7 @@ class ReportAdmin(ModerationPermissions, ReadOnly, admin.ModelAdmin):  # type: i
         "handled_by",
         "handled_at",
         "note",
-    ]
+    )
     fields = readonly_fields
     actions = ["resolve", "dismiss", "hide_messages", "mute_users", "suspend_users"]
 
@@ -265,7 +275,7 @@ class ReportAdmin(ModerationPermissions, ReadOnly, admin.ModelAdmin):  # type: i
             title="Resolve reports",
             done="Resolved",
             perform=lambda r, f: services.report_resolve(
-                moderator=request.user, report=r, note=f.cleaned_data["note"]
+                moderator=_user(request), report=r, note=f.cleaned_data["note"]
             ),
         )
 
@@ -279,7 +289,7 @@ class ReportAdmin(ModerationPermissions, ReadOnly, admin.ModelAdmin):  # type: i
             title="Dismiss reports",
             done="Dismissed",
             perform=lambda r, f: services.report_dismiss(
-                moderator=request.user, report=r, note=f.cleaned_data["note"]
+                moderator=_user(request), report=r, note=f.cleaned_data["note"]
             ),
         )
 
@@ -308,19 +318,27 @@ class HiddenFilter(admin.SimpleListFilter):
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [("yes", "hidden"), ("no", "shown")]
 
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() in ("yes", "no"):
             return queryset.filter(hidden_at__isnull=self.value() == "no")
         return queryset
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(ModerationPermissions, ReadOnly, admin.ModelAdmin):  # type: ignore[misc, type-arg]
+class ChatMessageAdmin(ModerationPermissions, ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["id", "created_at", "author", "channel", "game_link", "text", "hidden_at", "hidden_by"]
     list_filter = [HiddenFilter, "channel", "created_at"]
     list_select_related = ["author", "hidden_by"]
     search_fields = ["text", "author__username"]
-    fields = ["author", "game_link", "channel", "text", "created_at", "hidden_at", "hidden_by"]
+    fields = (
+        "author",
+        "game_link",
+        "channel",
+        "text",
+        "created_at",
+        "hidden_at",
+        "hidden_by",
+    )
     readonly_fields = fields
     actions = ["hide_messages", "mute_authors", "suspend_authors"]
 
@@ -360,7 +378,7 @@ class StalledFilter(admin.SimpleListFilter):
             ("30", "more than 30 days"),
         ]
 
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         try:
             days = int(self.value() or "")
         except ValueError:
@@ -368,11 +386,12 @@ class StalledFilter(admin.SimpleListFilter):
         last_move = (
             Move.objects.filter(game=OuterRef("pk")).order_by().values("game").annotate(at=Max("created_at"))
         )
-        return (
+        stalled: QuerySet[Any] = (
             queryset.filter(status=Game.Status.ACTIVE)
             .annotate(last_activity=Coalesce(last_move.values("at")[:1], F("started_at")))
             .filter(last_activity__lt=timezone.now() - timedelta(days=days))
         )
+        return stalled
 
 
 class ReportedFilter(admin.SimpleListFilter):
@@ -382,7 +401,7 @@ class ReportedFilter(admin.SimpleListFilter):
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [("open", "with open reports"), ("any", "ever reported"), ("no", "never reported")]
 
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         reports = Report.objects.filter(game=OuterRef("pk"))
         if self.value() == "open":
             return queryset.filter(Exists(reports.filter(status=Report.Status.OPEN)))
@@ -393,28 +412,48 @@ class ReportedFilter(admin.SimpleListFilter):
         return queryset
 
 
-class SeatInline(ReadOnly, admin.TabularInline):  # type: ignore[misc, type-arg]
+class SeatInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
     model = Seat
     extra = 0
-    fields = ["position", "user", "awaiting_move", "turn_started_at", "deadline", "result", "place"]
+    fields = (
+        "position",
+        "user",
+        "awaiting_move",
+        "turn_started_at",
+        "deadline",
+        "result",
+        "place",
+    )
     readonly_fields = fields
 
 
-class MoveInline(ReadOnly, admin.TabularInline):  # type: ignore[misc, type-arg]
+class MoveInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
     """The move log: every logged action is public (played cards lie face up)."""
 
     model = Move
     extra = 0
-    fields = ["seq", "position", "action", "created_at"]
+    fields = (
+        "seq",
+        "position",
+        "action",
+        "created_at",
+    )
     readonly_fields = fields
     ordering = ["seq"]
 
 
-class GameReportInline(ReadOnly, admin.TabularInline):  # type: ignore[misc, type-arg]
+class GameReportInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
     model = Report
     fk_name = "game"
     extra = 0
-    fields = ["created_at", "status", "reason", "reporter", "reported_user", "details"]
+    fields = (
+        "created_at",
+        "status",
+        "reason",
+        "reporter",
+        "reported_user",
+        "details",
+    )
     readonly_fields = fields
     verbose_name_plural = "reports"
 
@@ -461,7 +500,7 @@ class GameAdmin(ModerationPermissions, GamesGameAdmin):
             title="Abort games",
             done="Aborted",
             perform=lambda g, f: services.game_abort(
-                moderator=request.user, game=g, reason=f.cleaned_data["reason"]
+                moderator=_user(request), game=g, reason=f.cleaned_data["reason"]
             ),
         )
 
@@ -478,7 +517,7 @@ class GameAdmin(ModerationPermissions, GamesGameAdmin):
             title="Settle stalled games: the engine's timeout for the player each game waits on",
             done="Settled",
             perform=lambda g, f: services.game_settle(
-                moderator=request.user, game=g, reason=f.cleaned_data["reason"]
+                moderator=_user(request), game=g, reason=f.cleaned_data["reason"]
             ),
         )
 
@@ -486,27 +525,48 @@ class GameAdmin(ModerationPermissions, GamesGameAdmin):
 # --- users -------------------------------------------------------------------------------------
 
 
-class SanctionInline(ReadOnly, admin.TabularInline):  # type: ignore[misc, type-arg]
+class SanctionInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
     model = Sanction
     fk_name = "user"
     extra = 0
-    fields = ["kind", "starts_at", "ends_at", "reason", "created_by"]
+    fields = (
+        "kind",
+        "starts_at",
+        "ends_at",
+        "reason",
+        "created_by",
+    )
     readonly_fields = fields
 
 
-class ReportsReceivedInline(ReadOnly, admin.TabularInline):  # type: ignore[misc, type-arg]
+class ReportsReceivedInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
     model = Report
     fk_name = "reported_user"
     extra = 0
-    fields = ["created_at", "status", "reason", "game", "message", "reporter", "details"]
+    fields = (
+        "created_at",
+        "status",
+        "reason",
+        "game",
+        "message",
+        "reporter",
+        "details",
+    )
     readonly_fields = fields
     verbose_name_plural = "reports about this user"
 
 
-class UserSeatInline(ReadOnly, admin.TabularInline):  # type: ignore[misc, type-arg]
+class UserSeatInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
     model = Seat
     extra = 0
-    fields = ["game", "game_status", "position", "result", "place", "joined_at"]
+    fields = (
+        "game",
+        "game_status",
+        "position",
+        "result",
+        "place",
+        "joined_at",
+    )
     readonly_fields = fields
     verbose_name_plural = "games"
     ordering = ["-joined_at"]
@@ -523,7 +583,7 @@ class SanctionedFilter(admin.SimpleListFilter):
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [("mute", "muted"), ("suspend", "suspended")]
 
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() not in ("mute", "suspend"):
             return queryset
         now = timezone.now()
@@ -537,7 +597,7 @@ admin.site.unregister(User)
 
 
 @admin.register(User)
-class UserAdmin(ModerationPermissions, AccountsUserAdmin):
+class UserAdmin(ModerationPermissions, AccountsUserAdmin):  # type: ignore[type-arg]
     """Users with their sanctions, the reports about them and their games."""
 
     inlines = [SanctionInline, ReportsReceivedInline, UserSeatInline]
@@ -545,15 +605,15 @@ class UserAdmin(ModerationPermissions, AccountsUserAdmin):
     actions = ["mute_users", "suspend_users", "make_moderators", "remove_moderators"]
 
     @admin.action(description="Mute the selected users", permissions=["mute"])
-    def mute_users(self, request: HttpRequest, queryset: QuerySet) -> Any:
+    def mute_users(self, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
         return _mute(self, request, lambda u: u, queryset)
 
     @admin.action(description="Suspend the selected users", permissions=["suspend"])
-    def suspend_users(self, request: HttpRequest, queryset: QuerySet) -> Any:
+    def suspend_users(self, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
         return _suspend(self, request, lambda u: u, queryset)
 
     @admin.action(description="Make the selected users moderators", permissions=["appoint"])
-    def make_moderators(self, request: HttpRequest, queryset: QuerySet) -> Any:
+    def make_moderators(self, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
         return _form_action(
             self,
             request,
@@ -562,12 +622,12 @@ class UserAdmin(ModerationPermissions, AccountsUserAdmin):
             title="Make moderators",
             done="Made moderators",
             perform=lambda u, f: services.moderator_grant(
-                user=u, actor=request.user, reason=f.cleaned_data["reason"]
+                user=u, actor=_user(request), reason=f.cleaned_data["reason"]
             ),
         )
 
     @admin.action(description="Remove the selected users from the moderators", permissions=["appoint"])
-    def remove_moderators(self, request: HttpRequest, queryset: QuerySet) -> Any:
+    def remove_moderators(self, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
         return _form_action(
             self,
             request,
@@ -576,7 +636,7 @@ class UserAdmin(ModerationPermissions, AccountsUserAdmin):
             title="Remove moderators",
             done="Removed from the moderators",
             perform=lambda u, f: services.moderator_revoke(
-                user=u, actor=request.user, reason=f.cleaned_data["reason"]
+                user=u, actor=_user(request), reason=f.cleaned_data["reason"]
             ),
         )
 
@@ -585,7 +645,7 @@ class UserAdmin(ModerationPermissions, AccountsUserAdmin):
 
 
 @admin.register(Sanction)
-class SanctionAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[misc, type-arg]
+class SanctionAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["id", "user", "kind", "starts_at", "ends_at", "reason", "created_by"]
     list_filter = ["kind", "starts_at"]
     list_select_related = ["user", "created_by"]
@@ -593,14 +653,14 @@ class SanctionAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[misc, type-arg]
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[misc, type-arg]
+class AuditEntryAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     """The audit log: readable by moderators, editable by nobody."""
 
     list_display = ["created_at", "actor", "action", "target", "game_id", "message_id", "report_id", "reason"]
     list_filter = ["action", "created_at"]
     list_select_related = ["actor", "target_user"]
     search_fields = ["reason", "actor__username", "target_user__username"]
-    fields = [
+    fields = (
         "created_at",
         "actor",
         "action",
@@ -610,7 +670,7 @@ class AuditEntryAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[misc, type-ar
         "report",
         "reason",
         "details",
-    ]
+    )
     readonly_fields = fields
     actions = None
 

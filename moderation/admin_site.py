@@ -5,7 +5,6 @@
 (allauth) log-in page, which django-axes rate-limits.
 """
 
-from collections.abc import Callable
 from functools import update_wrapper
 from typing import Any
 
@@ -26,9 +25,7 @@ class ModerationAdminSite(admin.AdminSite):
     def has_permission(self, request: HttpRequest) -> bool:
         return is_moderator(request.user)
 
-    def admin_view(
-        self, view: Callable[..., HttpResponse], cacheable: bool = False
-    ) -> Callable[..., HttpResponse]:
+    def admin_view(self, view: Any, cacheable: bool = False) -> Any:
         """Straight to the site's log-in (not via the admin's), or 403 for a logged-in
         non-moderator, before any admin view runs."""
         inner = super().admin_view(view, cacheable)
@@ -38,7 +35,8 @@ class ModerationAdminSite(admin.AdminSite):
                 if request.user.is_authenticated:
                     raise PermissionDenied("Only moderators may use these pages.")
                 return redirect_to_login(request.get_full_path(), reverse("account_login"))
-            return inner(request, *args, **kwargs)
+            response: HttpResponse = inner(request, *args, **kwargs)
+            return response
 
         return update_wrapper(guarded, view)
 

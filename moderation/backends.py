@@ -24,7 +24,7 @@ class ModelBackend(backends.ModelBackend):
         return _not_suspended(super().authenticate(request, *args, **kwargs))
 
 
-class AllauthBackend(AuthenticationBackend):
+class AllauthBackend(AuthenticationBackend):  # type: ignore[misc]
     def authenticate(self, request: Any, **credentials: Any) -> Any:
         return _not_suspended(super().authenticate(request, **credentials))
 

@@ -11,13 +11,14 @@ from django.db.models import Q
 from .selectors import active_suspension
 
 
-class LoginForm(AllauthLoginForm):
+class LoginForm(AllauthLoginForm):  # type: ignore[misc]
     """allauth's log-in form; a suspended user with the right password is told why and until when
     (anyone else sees only allauth's "not correct" message)."""
 
     def clean(self) -> dict[str, Any]:
         try:
-            return super().clean()
+            cleaned: dict[str, Any] = super().clean()
+            return cleaned
         except forms.ValidationError:
             login = (self.cleaned_data.get("login") or "").strip()
             password = self.cleaned_data.get("password") or ""
