@@ -190,17 +190,20 @@ class Ledger:
                 sides = [[index for index, seat in enumerate(record.seats) if seat.position % 2 == side]
                          for side in (0, 1)]
                 teams = [[current[index] for index in side] for side in sides]
-                ranks = [record.seats[side[0]].rank for side in sides]
+                ranks = [float(record.seats[side[0]].rank) for side in sides]
                 rated = MODEL.rate(teams, ranks=ranks)
-                updated = [None] * len(rows)
-                for side, team in zip(sides, rated, strict=True):
-                    for index, rating in zip(side, team, strict=True):
-                        updated[index] = rating
+                by_index = {
+                    index: rating
+                    for side, team in zip(sides, rated, strict=True)
+                    for index, rating in zip(side, team, strict=True)
+                }
+                updated = [by_index[index] for index in range(len(rows))]
             else:
-                rated = MODEL.rate([[rating] for rating in current], ranks=[seat.rank for seat in record.seats])
+                rated = MODEL.rate(
+                    [[rating] for rating in current], ranks=[float(seat.rank) for seat in record.seats]
+                )
                 updated = [team[0] for team in rated]
             for row, rating, seat in zip(rows, updated, record.seats, strict=True):
-                assert rating is not None
                 before = row.ordinal
                 row.mu, row.sigma = rating.mu, rating.sigma
                 row.ordinal = ordinal(rating.mu, rating.sigma)

@@ -116,7 +116,9 @@ def computed_ledger() -> tuple[Ledger, list[CountedGame]]:
     return ledger, counted
 
 
-_TABLES = [CountedGame, PlayerStats, PairStats, Rating, RatingChange]
+_TABLES: list[type[CountedGame | PlayerStats | PairStats | Rating | RatingChange]] = [
+    CountedGame, PlayerStats, PairStats, Rating, RatingChange,
+]
 
 
 @transaction.atomic
