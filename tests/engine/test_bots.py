@@ -1,0 +1,78 @@
+"""Computer players: only legal actions, only what their seat may see."""
+
+import random
+from typing import Any
+
+import pytest
+
+from durak import PRESETS, Game, Rules
+from durak.bots import Knowledge, RandomBot, RuleBot, SearchBot
+
+CONFIGS = [(preset, {}, n) for preset in PRESETS for n in (2, 3, 4)] + [
+    ("black_book", {"enchanted": ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]}, 3),
+    ("black_book", {"teams": "black_book"}, 4),
+    ("classic", {"teams": "partners"}, 6),
+    ("tabletop", {"deck_size": 52}, 5),
+]
+
+
+@pytest.mark.parametrize(("preset", "overrides", "players"), CONFIGS)
+def test_bots_choose_only_legal_actions_from_a_view(
+    preset: str, overrides: dict[str, Any], players: int
+) -> None:
+    bots = [RandomBot(1), RuleBot(), SearchBot(seconds=None, playouts=12, seed=2)]
+    for seed in range(6):
+        game = Game.new(Rules.preset(preset, **overrides), players, seed)
+        log: list[dict[str, Any]] = []
+        rng = random.Random(seed)
+        while not game.over:
+            player = rng.choice(game.waiting_for())
+            bot = bots[(seed + player) % len(bots)]
+            view = game.view(player)
+            action = bot.choose(view, log)
+            assert action in game.legal_actions(player)
+            game.apply(action)
+            log.append({"action": action, "events": list(game.events)})
+
+
+def test_the_search_bot_never_sees_hidden_cards() -> None:
+    # The bot gets a view: give it one whose hidden cards differ from the real game's, and it
+    # still plays only what that view allows; it cannot reach the Game.
+    game = Game.new(Rules.preset("perevodnoy"), 2, seed=4)
+    view = game.view(game.attacker)
+    assert not set(view) & {"hands", "stock"}
+    action = SearchBot(seconds=None, playouts=30, seed=1).choose(view, [])
+    assert action in view["actions"]
+
+
+def test_knowledge_remembers_cards_picked_up_and_forgets_them_when_played() -> None:
+    game = Game.from_deal(
+        Rules.preset("classic"), [["6S", "7H"], ["8D", "AD"]], ["10C", "JC", "9H"], first_attacker=0
+    )
+    log = []
+    for action in (
+        {"type": "attack", "player": 0, "cards": ["6S"]},
+        {"type": "take", "player": 1},
+    ):
+        game.apply(action)
+        log.append({"action": action, "events": list(game.events)})
+    knowledge = Knowledge.from_log(2, log)
+    assert knowledge.known[1] == {"6S"}
+    assert knowledge.known[0] == {"9H"}  # the face-up trump, drawn last by player 0
+    game.apply({"type": "attack", "player": 0, "cards": ["9H"]})
+    log.append({"action": {"type": "attack", "player": 0, "cards": ["9H"]}, "events": []})
+    assert Knowledge.from_log(2, log).known[0] == set()
+
+
+def test_the_rule_bot_is_rarely_the_fool_against_random() -> None:
+    fools = 0
+    for seed in range(40):
+        for seat in (0, 1):
+            bots: list[Any] = [RandomBot(seed), RandomBot(seed)]
+            bots[seat] = RuleBot()
+            game = Game.new(Rules.preset("classic"), 2, seed)
+            while not game.over:
+                player = game.waiting_for()[0]
+                game.apply(bots[player].choose(game.view(player), []))
+            fools += game.loser == seat
+    assert fools <= 12  # under 15% of 80 games
