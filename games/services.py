@@ -108,6 +108,7 @@ def game_create(
             raise InvalidRules("A stacked deal needs one hand per player.")
     if move_time is not None and not MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME:
         raise InvalidRules("The time for a move must be between one second and thirty days.")
+    if deal is not None:
         try:
             _engine_from_deal(rules, deal)
         except (ValueError, TypeError, KeyError) as error:

@@ -1,3 +1,4 @@
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -67,6 +68,22 @@ def test_create_refuses_player_count_the_rules_do_not_allow(user: Any) -> None:
 def test_create_refuses_a_deal_with_the_wrong_number_of_hands(user: Any) -> None:
     with pytest.raises(InvalidRules, match="one hand per player"):
         services.game_create(creator=user, preset="classic", num_players=3, deal=SHORT_DEAL)
+
+
+@pytest.mark.parametrize(
+    ("deal", "message"),
+    [
+        ({"hands": [["6S", "6S"], ["8S"]], "stock": [], "trump": "C"}, "dealt twice"),
+        ({"hands": [["6S"], ["XX"]], "stock": [], "trump": "C"}, "not cards of a 36-card deck"),
+        ({"hands": [["6S"], ["8S"]]}, "stock"),  # no stock at all
+    ],
+)
+def test_create_refuses_a_bad_stacked_deal_at_once(user: Any, deal: dict[str, Any], message: str) -> None:
+    """Also with a move time: the deal is checked whatever the time control."""
+    for move_time in (None, timedelta(minutes=2)):
+        with pytest.raises(InvalidRules, match=f"Bad stacked deal: .*{message}"):
+            services.game_create(creator=user, preset="classic", num_players=2, deal=deal, move_time=move_time)
+    assert not Game.objects.exists()
 
 
 # game_join
