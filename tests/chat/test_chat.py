@@ -92,7 +92,10 @@ def test_hiding_a_message_moves_the_marker() -> None:
 def test_html_and_script_in_messages_render_inert(text: str) -> None:
     game, users = started_game(deal=LONGER_DEAL)
     assert post(client_for(users[0]), game, text).status_code == 200
-    for response in (log(client_for(users[1]), game), client_for(users[1]).get(reverse("chat:log", args=[game.pk]))):
+    for response in (
+        log(client_for(users[1]), game),
+        client_for(users[1]).get(reverse("chat:log", args=[game.pk])),
+    ):
         page = response.content.decode()
         assert text not in page
         assert "<script>alert" not in page
@@ -100,7 +103,9 @@ def test_html_and_script_in_messages_render_inert(text: str) -> None:
         assert "<b>bold</b>" not in page
         assert "&lt;" in page  # escaped, shown as typed
     message = ChatMessage.objects.get()
-    report_page = client_for(users[1]).get(reverse("moderation:report") + f"?message={message.pk}").content.decode()
+    report_page = (
+        client_for(users[1]).get(reverse("moderation:report") + f"?message={message.pk}").content.decode()
+    )
     assert text not in report_page and "&lt;" in report_page
 
 
