@@ -220,3 +220,10 @@ def test_failed_log_ins_are_rate_limited(user: Any, settings: Any) -> None:
 def test_a_plain_user_logs_in_normally(user: Any) -> None:
     response = Client().post(reverse("account_login"), {"login": user.username, "password": PASSWORD})
     assert response.status_code == 302
+
+
+def test_the_header_links_to_moderation_for_moderators_only(moderator: Any, user: Any) -> None:
+    admin_url = f'href="{reverse("admin:index")}"'
+    assert admin_url in client_for(moderator).get("/").content.decode()
+    assert admin_url not in client_for(user).get("/").content.decode()
+    assert admin_url not in Client().get("/").content.decode()
