@@ -156,3 +156,18 @@ def test_chat_works_without_javascript() -> None:
 def test_chat_of_an_unknown_game_is_404(user: Any) -> None:
     assert client_for(user).get(reverse("chat:log", args=[999999])).status_code == 404
     assert client_for(user).post(reverse("chat:post", args=[999999]), {"text": "x"}).status_code == 404
+
+
+@pytest.mark.parametrize("count", [1, 30])
+def test_chat_log_queries_do_not_grow_with_messages(count: int, django_assert_max_num_queries: Any) -> None:
+    game, users = started_game(deal=LONGER_DEAL)
+    authors = [users[0], users[1], UserFactory()]
+    ChatMessage.objects.bulk_create(
+        ChatMessage(game=game, author=authors[n % 2], channel="players", text=f"message {n}")
+        for n in range(count)
+    )
+    client = client_for(users[1])
+    # game, seats, session, user, marker, messages with authors, mute
+    with django_assert_max_num_queries(7):
+        page = log(client, game).content.decode()
+    assert f"message {count - 1}" in page

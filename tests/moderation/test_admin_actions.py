@@ -368,3 +368,19 @@ def test_audit_log_is_readable_by_moderators_and_editable_by_nobody(
     with pytest.raises(PermissionError):
         AuditEntry.objects.all().delete()
     assert AuditEntry.objects.get(pk=entry.pk).reason == "for the record"
+
+
+@pytest.mark.parametrize("count", [1, 20])
+def test_report_queue_and_chat_list_queries_do_not_grow(
+    count: int, mod_client: Client, django_assert_max_num_queries: Any
+) -> None:
+    game, users = started_game(deal=LONGER_DEAL)
+    for n in range(count):
+        message = chat(game, users[n % 2], f"message {n}")
+        Report.objects.create(
+            reporter=users[1 - n % 2], reported_user=users[n % 2], game=game, message=message, reason="spam"
+        )
+    with django_assert_max_num_queries(12):
+        assert mod_client.get(reverse("admin:moderation_report_changelist")).status_code == 200
+    with django_assert_max_num_queries(12):
+        assert mod_client.get(reverse("admin:chat_chatmessage_changelist")).status_code == 200
