@@ -384,3 +384,13 @@ def test_report_queue_and_chat_list_queries_do_not_grow(
         assert mod_client.get(reverse("admin:moderation_report_changelist")).status_code == 200
     with django_assert_max_num_queries(12):
         assert mod_client.get(reverse("admin:chat_chatmessage_changelist")).status_code == 200
+
+
+def test_log_ins_are_remembered_until_log_out(user: Any) -> None:
+    from moderation.models import LoginSession
+
+    client = Client()
+    assert client.post(reverse("account_login"), {"login": user.username, "password": PASSWORD}).status_code == 302
+    assert LoginSession.objects.filter(user=user, session_key=client.session.session_key).count() == 1
+    client.post(reverse("account_logout"))
+    assert not LoginSession.objects.filter(user=user).exists()
