@@ -196,6 +196,11 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # missed (lost message, killed worker, far deadline), so a timeout is late by at most that.
 TIMEOUT_SWEEP_SECONDS = env.int("TIMEOUT_SWEEP_SECONDS", default=5)
 TIMEOUT_ETA_HORIZON_SECONDS = env.int("TIMEOUT_ETA_HORIZON_SECONDS", default=600)
+# Each sweep also re-queues the ETA tasks of deadlines due before the next sweep, and when many
+# games are overdue at once it queues up to this many helper tasks that time them out side by side.
+TIMEOUT_SWEEP_HELPERS = env.int("TIMEOUT_SWEEP_HELPERS", default=3)
+# Off only to measure the sweep's catch-up alone (benchmarks/timeouts.py).
+TIMEOUT_SWEEP_REARM = env.bool("TIMEOUT_SWEEP_REARM", default=True)
 VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=14)
 # The hour (in each user's time zone) after which their daily digest goes out.
 DIGEST_HOUR = env.int("DIGEST_HOUR", default=8)

@@ -431,27 +431,39 @@ def _timeout_locked_game(game: Game, *, expected_version: int | None = None) -> 
     return True
 
 
-def sweep_expired(*, batch: int = 100, max_rounds: int = 100) -> int:
-    """Apply every timeout that is due; returns how many were applied.
+def sweep_expired(*, limit: int = 1000) -> int:
+    """Apply every timeout that is due (at most ``limit`` games a call); returns how many were
+    applied.
 
-    Each round locks up to ``batch`` running games whose deadline passed with
-    ``select_for_update(skip_locked=True)``, so sweeps running at the same time (two beats,
-    a slow worker) take disjoint games and never wait on a game a move is being made in;
-    each game is re-checked under its lock (``_timeout_locked_game``) before it is touched.
+    One short transaction per game: claim the running game whose deadline passed first with
+    ``select_for_update(skip_locked=True)``, re-check it under its lock (``_timeout_locked_game``),
+    apply, commit. So sweeps running at the same time (two beats, the helpers a busy sweep queues,
+    ``tasks.sweep_deadlines``) share the due games out between them without waiting on each other
+    or on a game a move is being made in, each game is touched by one of them only, and a long
+    sweep holds no lock on games it has finished or not reached yet. A game is claimed at most
+    once per call (with the gentle rule a timeout gives it a fresh deadline).
     """
     applied = 0
-    for _ in range(max_rounds):
+    claimed: list[int] = []
+    for _ in range(limit):
         with transaction.atomic():
-            games = list(
+            game = (
                 Game.objects.select_for_update(skip_locked=True, of=("self",))
                 .filter(status=Game.Status.ACTIVE, deadline__lte=timezone.now())
-                .order_by("deadline")[:batch]
+                .exclude(pk__in=claimed)
+                .order_by("deadline")
+                .first()
             )
-            for game in games:
-                applied += _timeout_locked_game(game)
-        if len(games) < batch:
-            break
+            if game is None:
+                break
+            claimed.append(game.pk)
+            applied += _timeout_locked_game(game)
     return applied
+
+
+def count_expired() -> int:
+    """Running games whose deadline has passed (no lock: to decide whether to fan a sweep out)."""
+    return Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=timezone.now()).count()
 
 
 @transaction.atomic

@@ -36,14 +36,47 @@ def apply_timeout(self, game_id: int, version: int) -> None:  # type: ignore[no-
         raise self.retry(exc=error) from error
 
 
+#: A sweep that finds this many games or more overdue queues a helper for each such share.
+SWEEP_HELPER_SHARE = 20
+
+
 @shared_task(ignore_result=True)
 def sweep_deadlines() -> None:
-    """Run by beat every ``TIMEOUT_SWEEP_SECONDS``: every due timeout and time warning."""
+    """Run by beat every ``TIMEOUT_SWEEP_SECONDS``: re-arm the deadlines due before the next
+    sweep, apply every overdue timeout (fanned out to up to ``TIMEOUT_SWEEP_HELPERS`` helper
+    tasks when many are due at once), and write the time warnings."""
+    from datetime import timedelta
+
+    from django.conf import settings
+
     from notifications.services import send_time_warnings
 
-    from .services import sweep_expired
+    from .services import count_expired, sweep_expired
+    from .timeouts import arm_upcoming
 
+    # One second more than the interval: beat's ticks are not exact.
+    armed = 0
+    if settings.TIMEOUT_SWEEP_REARM:
+        armed = arm_upcoming(within=timedelta(seconds=settings.TIMEOUT_SWEEP_SECONDS + 1))
+    helpers = min(settings.TIMEOUT_SWEEP_HELPERS, count_expired() // SWEEP_HELPER_SHARE)
+    for _ in range(helpers):
+        sweep_timeouts.apply_async(expires=settings.TIMEOUT_SWEEP_SECONDS)
     applied = sweep_expired()
     warned = send_time_warnings()
     if applied or warned:
-        logger.info("sweep: %s timeout(s) applied, %s warning(s) written", applied, warned)
+        logger.info(
+            "sweep: %s timeout(s) applied (%s helper(s)), %s deadline(s) re-armed, %s warning(s) written",
+            applied,
+            helpers,
+            armed,
+            warned,
+        )
+
+
+@shared_task(ignore_result=True)
+def sweep_timeouts() -> None:
+    """A helper of a busy sweep: the same claim loop, side by side with it (each game is
+    claimed by one of them: ``select_for_update(skip_locked=True)``)."""
+    from .services import sweep_expired
+
+    sweep_expired()

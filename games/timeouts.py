@@ -121,21 +121,40 @@ def due_seat(seats: Iterable[Seat], now: datetime) -> Seat | None:
 def schedule_timeout(game: Game) -> None:
     """After the commit, queue an ETA task for the game's next deadline if it is near enough;
     the beat sweep covers the rest."""
-    from . import tasks
-
     if game.deadline is None:
         return
     game_id, version, deadline = game.pk, game.version, game.deadline
     horizon = timedelta(seconds=settings.TIMEOUT_ETA_HORIZON_SECONDS)
     if deadline - timezone.now() > horizon:
         return
+    transaction.on_commit(lambda: _queue_timeout(game_id, version, deadline))
+
+
+def _queue_timeout(game_id: int, version: int, deadline: datetime) -> None:
+    from . import tasks
+
     # The expiry keeps a message that outlived its deadline by far (a broker down for a day)
     # from running at all: the sweep will have handled that game long before.
-    transaction.on_commit(
-        lambda: tasks.apply_timeout.apply_async(
-            (game_id, version), eta=deadline, expires=deadline + horizon
-        )
+    horizon = timedelta(seconds=settings.TIMEOUT_ETA_HORIZON_SECONDS)
+    tasks.apply_timeout.apply_async((game_id, version), eta=deadline, expires=deadline + horizon)
+
+
+def arm_upcoming(*, within: timedelta) -> int:
+    """Queue a fresh ETA task for every running game whose deadline falls within ``within``
+    from now; returns how many. The beat sweep calls it with a little more than its interval,
+    so a deadline whose own ETA message was lost (a killed worker holding it, a broker
+    restarted) still fires on time, provided one sweep ran before it; only deadlines that
+    expire with no sweep in between wait for the next sweep. A duplicate of a message that was
+    not lost does nothing: ``apply_timeout`` re-checks version and deadline under the lock."""
+    now = timezone.now()
+    upcoming = list(
+        Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now, deadline__lte=now + within)
+        .order_by("deadline")
+        .values_list("pk", "version", "deadline")
     )
+    for game_id, version, deadline in upcoming:
+        _queue_timeout(game_id, version, deadline)
+    return len(upcoming)
 
 
 def local_today(user: User) -> date:

@@ -5,13 +5,15 @@ import threading
 import time
 from datetime import timedelta
 from typing import Any
+from unittest import mock
 
 import pytest
-from django.db import connection
+import redis
+from django.db import connection, transaction
 from django.utils import timezone
 
 import durak
-from games import services, tasks
+from games import services, tasks, timeouts
 from games.exceptions import GameError, StaleVersion, TimeExpired, WrongStatus
 from games.management.commands.check_replays import replay_mismatch
 from games.models import Game, Move, Seat
@@ -70,10 +72,33 @@ def test_a_killed_worker_loses_its_eta_task_and_the_sweep_still_times_the_game_o
     assert deadline is not None and deadline > timezone.now(), "the replacement started too slowly"
     game = wait_until(lambda: finished(game), 25, "the swept timeout")
     assert_timed_out(game, fool=0)
-    assert "Task games.tasks.apply_timeout[" not in celery_env.log("worker2")
+    # The sweep that ran before the deadline queued a fresh ETA task for it (the lost one is
+    # still invisible in Redis), so worker2 applied the timeout at its deadline.
     assert "Task games.tasks.sweep_deadlines[" in celery_env.log("worker2")
+    assert "Task games.tasks.apply_timeout[" in celery_env.log("worker2")
     assert game.finished_at is not None
     assert (game.finished_at - deadline).total_seconds() < SWEEP_SECONDS + SLACK
+
+
+def test_eta_messages_lost_with_the_broker_are_rearmed_by_the_sweep(celery_env: CeleryEnv) -> None:
+    """The broker loses every queued message (a Redis restart without persistence) before any
+    worker took them: the sweep re-queues the deadlines due before the next sweep, so they fire
+    on time; a deadline that had already passed is caught by the sweep itself."""
+    game, _ = started_game(deal=LONGER_DEAL, move_time=timedelta(seconds=10))
+    overdue, _ = started_game(deal=LONGER_DEAL, move_time=timedelta(seconds=1))
+    redis.Redis.from_url(celery_env.env["CELERY_BROKER_URL"]).flushdb()  # both ETA messages gone
+    time.sleep(1.2)  # the second game's deadline passes while nothing runs
+    celery_env.start_worker()
+    celery_env.start_beat()
+    deadline = game.deadline
+    assert deadline is not None and deadline > timezone.now() + timedelta(seconds=2), "started too slowly"
+    swept = wait_until(lambda: finished(overdue), SWEEP_SECONDS + SLACK + 5, "the overdue game swept")
+    assert_timed_out(swept, fool=0)
+    game = wait_until(lambda: finished(game), 20, "the re-armed timeout")
+    assert_timed_out(game, fool=0)
+    assert game.finished_at is not None
+    assert (game.finished_at - deadline).total_seconds() < SLACK
+    assert "Task games.tasks.apply_timeout[" in celery_env.log("worker")
 
 
 def test_two_beats_and_the_eta_tasks_time_out_each_game_exactly_once(celery_env: CeleryEnv) -> None:
@@ -108,6 +133,32 @@ def test_two_beats_and_the_eta_tasks_time_out_each_game_exactly_once(celery_env:
         assert game.status == Game.Status.ACTIVE  # attacker played their lowest card; the defender's turn
         assert game.seats.get(position=1).deadline > timezone.now() + timedelta(seconds=30)
         assert replay_mismatch(game) is None
+
+
+def test_a_sweep_finding_many_games_overdue_shares_them_with_helper_tasks(celery_env: CeleryEnv) -> None:
+    """No ETA task at all (every message lost): the first sweep finds them all overdue, queues
+    helpers, and between them every game gets exactly one timeout."""
+    games = [
+        started_game(deal=LONGER_DEAL, overrides={"on_timeout": "auto"}, move_time=timedelta(minutes=5))[0]
+        for _ in range(2 * tasks.SWEEP_HELPER_SHARE)
+    ]
+    ids = [game.pk for game in games]
+    past = timezone.now() - timedelta(seconds=1)
+    Seat.objects.filter(game_id__in=ids, awaiting_move=True).update(deadline=past)
+    Game.objects.filter(pk__in=ids).update(deadline=past)
+    redis.Redis.from_url(celery_env.env["CELERY_BROKER_URL"]).flushdb()
+    celery_env.start_worker()
+    celery_env.start_beat()
+    wait_until(
+        lambda: Move.objects.filter(game_id__in=ids, position__isnull=True).count() >= len(ids),
+        20,
+        "a timeout in every game",
+    )
+    time.sleep(SWEEP_SECONDS + 0.5)
+    assert "Task games.tasks.sweep_timeouts[" in celery_env.log("worker")
+    assert list(
+        Move.objects.filter(game_id__in=ids).values_list("game_id", "position", "action__type").order_by("game_id")
+    ) == [(game_id, None, "timeout") for game_id in sorted(ids)]
 
 
 def test_a_move_racing_its_own_deadline_has_exactly_one_outcome_with_a_real_worker(
@@ -186,7 +237,7 @@ def test_a_move_racing_the_timeout_task_ends_in_exactly_one_outcome() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_sweeps_at_once_never_touch_a_game_twice() -> None:
+def test_sweeps_running_at_once_never_touch_a_game_twice() -> None:
     games = [
         started_game(deal=LONGER_DEAL, overrides={"on_timeout": "auto"}, move_time=timedelta(minutes=5))[0]
         for _ in range(30)
@@ -195,17 +246,17 @@ def test_two_sweeps_at_once_never_touch_a_game_twice() -> None:
     past = timezone.now() - timedelta(seconds=1)
     Seat.objects.filter(game_id__in=ids, awaiting_move=True).update(deadline=past)
     Game.objects.filter(pk__in=ids).update(deadline=past)
-    barrier = threading.Barrier(2)
+    barrier = threading.Barrier(3)
     counts: list[int] = []
 
     def sweep() -> None:
         barrier.wait(timeout=10)
         try:
-            counts.append(services.sweep_expired(batch=4))
+            counts.append(services.sweep_expired())
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=sweep) for _ in range(2)]
+    threads = [threading.Thread(target=sweep) for _ in range(3)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -216,6 +267,73 @@ def test_two_sweeps_at_once_never_touch_a_game_twice() -> None:
             (None, "timeout")
         ]
     assert services.sweep_expired() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sweep_skips_a_game_locked_by_a_move_and_commits_each_game_on_its_own() -> None:
+    """A game held by a move in progress is skipped, not waited for; the games done so far are
+    committed one by one, so another connection sees them while the sweep still runs."""
+    games = [started_game(deal=LONGER_DEAL, move_time=timedelta(minutes=5))[0] for _ in range(3)]
+    ids = [game.pk for game in games]
+    past = timezone.now() - timedelta(seconds=1)
+    Seat.objects.filter(game_id__in=ids, awaiting_move=True).update(deadline=past)
+    Game.objects.filter(pk__in=ids).update(deadline=past - timedelta(seconds=1))
+    Game.objects.filter(pk=ids[0]).update(deadline=past - timedelta(seconds=5))  # the first claimed
+    locked, release = threading.Event(), threading.Event()
+    seen_committed: list[bool] = []
+
+    def hold_a_lock() -> None:  # a move being made in the last game
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update().get(pk=ids[2])
+                locked.set()
+                release.wait(timeout=30)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_a_lock)
+    holder.start()
+    assert locked.wait(timeout=10)
+    original = services._timeout_locked_game
+
+    def watching(game: Game, **kwargs: Any) -> bool:
+        if game.pk == ids[1]:  # the second claim: the first game must already be committed
+
+            def look() -> None:
+                try:
+                    seen_committed.append(Game.objects.get(pk=ids[0]).status == Game.Status.FINISHED)
+                finally:
+                    connection.close()
+
+            looker = threading.Thread(target=look)
+            looker.start()
+            looker.join(timeout=10)
+        return original(game, **kwargs)
+
+    try:
+        with mock.patch.object(services, "_timeout_locked_game", watching):
+            assert services.sweep_expired() == 2
+    finally:
+        release.set()
+        holder.join(timeout=10)
+    assert seen_committed == [True]
+    assert Game.objects.get(pk=ids[2]).status == Game.Status.ACTIVE
+    assert services.sweep_expired() == 1
+    assert Game.objects.filter(pk__in=ids, status=Game.Status.FINISHED).count() == 3
+
+
+@pytest.mark.django_db
+def test_the_sweep_rearms_only_the_deadlines_due_before_the_next_sweep() -> None:
+    soon, _ = started_game(deal=LONGER_DEAL, move_time=timedelta(seconds=3))
+    later, _ = started_game(deal=LONGER_DEAL, move_time=timedelta(seconds=30))
+    untimed, _ = started_game(deal=LONGER_DEAL)
+    with mock.patch.object(tasks.apply_timeout, "apply_async") as queued:
+        assert timeouts.arm_upcoming(within=timedelta(seconds=6)) == 1
+    assert queued.call_count == 1
+    args, kwargs = queued.call_args
+    assert args == ((soon.pk, soon.version),)
+    assert kwargs["eta"] == soon.deadline
+    assert later.deadline is not None and untimed.deadline is None
 
 
 # Deadlines, late moves and pauses, without Celery.
