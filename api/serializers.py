@@ -301,7 +301,7 @@ class EngineViewSerializer(serializers.Serializer):
         child=serializers.CharField(), required=False, help_text="Enchanted ranks."
     )
     rules = RulesSerializer()
-    discard = serializers.ListField(
+    discarded = serializers.ListField(
         child=card_field(), help_text="The beaten-off cards, face down now but seen by everyone."
     )
     # The rest of the public state, with which a program can rebuild the game from this view and
@@ -334,9 +334,11 @@ class SeatSerializer(serializers.Serializer):
 
     @extend_schema_field(
         serializers.ChoiceField(
-            choices=[Seat.Result.OUT, Seat.Result.FOOL, Seat.Result.DRAW],
+            choices=[Seat.Result.OUT, Seat.Result.FOOL, Seat.Result.DRAW, Seat.Result.WON],
             allow_null=True,
-            help_text="null while playing.",
+            help_text="null while playing; once the game is over: out (went out, see place), fool "
+            "(in a team game, each player of the losing side), draw, or won (not the fool, still "
+            "holding cards when a timeout or resignation ended the game).",
         )
     )
     def get_result(self, seat: Seat) -> str | None:

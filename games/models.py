@@ -102,6 +102,7 @@ class Seat(models.Model):
         OUT = "out", "went out"
         FOOL = "fool", "fool"
         DRAW = "draw", "draw"
+        WON = "won", "won"  # not the fool, still holding cards when a timeout or resignation ended it
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")

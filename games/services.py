@@ -20,6 +20,7 @@ from accounts.models import User
 from durak.game import SYSTEM_ACTION_TYPES
 from notifications import services as notifications
 from replays.fairness import deal_hash
+from stats import ledger as stats_ledger
 from stats import services as stats
 
 from . import tasks, timeouts
@@ -267,15 +268,33 @@ def _sync_seats(game: Game, seats: list[Seat], engine: durak.Game, *, started: b
     was_waiting = {seat.pk: seat.awaiting_move for seat in seats}
     waiting = set(engine.waiting_for())
     places = {player: index + 1 for index, player in enumerate(engine.finished)}
+    # Who lost is the stats ledger's reading of the engine, so seats and stats never disagree.
+    outcome = (
+        {
+            record.position: record
+            for record in stats_ledger.game_record(
+                game_id=game.pk,
+                preset=game.preset,
+                finished_at=timezone.now(),
+                engine=engine,
+                users={seat.position: seat.user_id for seat in seats},
+            ).seats
+        }
+        if engine.over
+        else {}
+    )
     for seat in seats:
         seat.awaiting_move = seat.position in waiting and not engine.over
         seat.place = places.get(seat.position)
-        if engine.over and engine.loser is None and engine.losing_team is None:
+        record = outcome.get(seat.position)
+        if record is not None and record.draw:
             seat.result = Seat.Result.DRAW
-        elif engine.over and (engine.loser == seat.position or engine.losing_team == seat.position % 2):
-            seat.result = Seat.Result.FOOL
+        elif record is not None and record.lost:
+            seat.result = Seat.Result.FOOL  # in a team game, every player of the losing side
         elif seat.place is not None:
             seat.result = Seat.Result.OUT
+        elif record is not None:
+            seat.result = Seat.Result.WON  # the game ended (timeout, resignation) while they held cards
         else:
             seat.result = Seat.Result.NONE
     if engine.over:

@@ -15,7 +15,7 @@ from games.exceptions import (
     WrongStatus,
 )
 from games.models import Game, Move, Seat
-from tests.factories import LONGER_DEAL, SHORT_DEAL, GameFactory, UserFactory, started_game
+from tests.factories import LONGER_DEAL, SHORT_DEAL, GameFactory, UserFactory, play_moves, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -336,3 +336,56 @@ def test_players_cannot_post_system_actions(kind: str) -> None:
     with pytest.raises(IllegalMove):
         services.make_move(user=users[0], game_id=game.pk, action={"type": kind}, expected_version=game.version)
     assert snapshot(game) == before
+
+
+# Final results
+
+
+def assert_final_results_agree_with_the_stats(game: Game) -> None:
+    """Every seat of a finished game has a result, and the fools are exactly the players the
+    stats ledger counted as losing."""
+    from stats.models import PlayerStats
+
+    seats = list(game.seats.all())
+    assert all(seat.result != Seat.Result.NONE for seat in seats)
+    for seat in seats:
+        row = PlayerStats.objects.get(user_id=seat.user_id, scope="all")
+        assert row.fools == int(seat.result == Seat.Result.FOOL), seat
+        assert (seat.result == Seat.Result.OUT) == (seat.place is not None), seat
+
+
+@pytest.mark.parametrize("teams", ["partners", "black_book"])
+def test_a_team_game_ended_by_resignation_gives_every_seat_a_result(teams: str) -> None:
+    preset = "black_book" if teams == "black_book" else "classic"
+    game, users = started_game(players=4, preset=preset, overrides={"teams": teams})
+    services.game_resign(game_id=game.pk, user=users[1])
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    results = {seat.position: seat.result for seat in game.seats.all()}
+    assert results == {0: Seat.Result.WON, 1: Seat.Result.FOOL, 2: Seat.Result.WON, 3: Seat.Result.FOOL}
+    assert_final_results_agree_with_the_stats(game)
+
+
+def test_a_team_game_played_out_gives_every_seat_a_result() -> None:
+    game, users = started_game(players=4, overrides={"teams": "partners"})
+    game = play_moves(game, users, 400)
+    assert game.status == Game.Status.FINISHED
+    engine = durak.Game.from_dict(game.state)
+    assert engine.losing_team is not None or engine.loser is None
+    for seat in game.seats.all():
+        if engine.losing_team is None:
+            assert seat.result == Seat.Result.DRAW
+        elif seat.position % 2 == engine.losing_team:
+            assert seat.result == Seat.Result.FOOL  # even a partner who went out first
+        else:
+            assert seat.result == Seat.Result.OUT and seat.place is not None
+    assert_final_results_agree_with_the_stats(game)
+
+
+def test_players_still_holding_cards_when_someone_resigns_have_won() -> None:
+    game, users = started_game(players=3)
+    services.game_resign(game_id=game.pk, user=users[2])
+    game.refresh_from_db()
+    results = {seat.position: seat.result for seat in game.seats.all()}
+    assert results == {0: Seat.Result.WON, 1: Seat.Result.WON, 2: Seat.Result.FOOL}
+    assert_final_results_agree_with_the_stats(game)

@@ -175,7 +175,7 @@ def test_a_team_loss_counts_for_both_partners() -> None:
     for position, user in enumerate(users):
         lost = position % 2 == loser % 2
         seat = Seat.objects.get(game=game, user=user)
-        assert seat.result == (Seat.Result.FOOL if lost else Seat.Result.NONE)
+        assert seat.result == (Seat.Result.FOOL if lost else Seat.Result.WON)
         assert overall(user).fools == int(lost)
     # Rated as two teams: partners move together.
     losers = [rating(u).mu for p, u in enumerate(users) if p % 2 == loser % 2]
