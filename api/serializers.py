@@ -9,8 +9,9 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 import durak
-from games.models import Game, Move, Seat
+from games.models import CORRESPONDENCE_FROM, Game, Move, Seat
 from games.selectors import GameView
+from games.services import MAX_MOVE_TIME, MIN_MOVE_TIME
 
 CARD_PATTERN = r"^(?:[2-9]|10|[JQKA])[SHDC]$"
 
@@ -325,10 +326,56 @@ class EngineViewSerializer(serializers.Serializer):
 # --- games ---------------------------------------------------------------------------------------
 
 
+class TimeControlSerializer(serializers.Serializer):
+    """Each player's time for each move. ``live``: under an hour a move (the site offers 30 and
+    120 seconds); ``correspondence``: an hour or more (3600, 43200, 86400, 259200 and 604800 on
+    the site), where vacations and ``pause_weekends`` stop the clock. Any whole number of
+    seconds from 1 to 30 days is taken, as long as it matches its ``kind``."""
+
+    kind = serializers.ChoiceField(
+        choices=["live", "correspondence"], help_text="live: under an hour a move; correspondence: an hour or more."
+    )
+    seconds = serializers.IntegerField(
+        min_value=int(MIN_MOVE_TIME.total_seconds()),
+        max_value=int(MAX_MOVE_TIME.total_seconds()),
+        help_text="Time for each move, in seconds.",
+    )
+    pause_weekends = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Correspondence only: each player's clock stands still on their Saturday and Sunday.",
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        correspondence = data["seconds"] >= CORRESPONDENCE_FROM.total_seconds()
+        if data["kind"] == "live" and correspondence:
+            raise serializers.ValidationError(
+                {"seconds": "A live game has under an hour a move; use kind correspondence."}
+            )
+        if data["kind"] == "correspondence" and not correspondence:
+            raise serializers.ValidationError({"seconds": "A correspondence game has an hour a move or more."})
+        if data.get("pause_weekends") and data["kind"] != "correspondence":
+            raise serializers.ValidationError({"pause_weekends": "Only correspondence clocks pause at weekends."})
+        return data
+
+
+def time_control_of(game: Game) -> dict[str, Any] | None:
+    if game.move_time is None:
+        return None
+    return {
+        "kind": game.time_control,
+        "seconds": int(game.move_time.total_seconds()),
+        "pause_weekends": game.pause_weekends,
+    }
+
+
 class SeatSerializer(serializers.Serializer):
     position = serializers.IntegerField(help_text="The engine's player number.")
     username = serializers.CharField(source="user.username")
     awaiting_move = serializers.BooleanField()
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When this player runs out of time for the move awaited; null otherwise."
+    )
     result = serializers.SerializerMethodField()
     place = serializers.IntegerField(allow_null=True, help_text="1 for the first player out, and so on.")
 
@@ -355,9 +402,14 @@ class GameSummarySerializer(serializers.Serializer):
     num_players = serializers.IntegerField()
     creator = serializers.CharField(source="creator.username")
     seats = SeatSerializer(source="seats.all", many=True)
+    time_control = serializers.SerializerMethodField()
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+
+    @extend_schema_field(TimeControlSerializer(allow_null=True, help_text="null: no time limit."))
+    def get_time_control(self, game: Game) -> dict[str, Any] | None:
+        return time_control_of(game)
 
 
 class ResultSerializer(serializers.Serializer):
@@ -383,11 +435,21 @@ class GameDetailSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField(source="game.started_at", allow_null=True)
     finished_at = serializers.DateTimeField(source="game.finished_at", allow_null=True)
     seats = SeatSerializer(source="game.seats.all", many=True)
+    time_control = serializers.SerializerMethodField()
     position = serializers.IntegerField(allow_null=True, help_text="Your seat; null if you have none.")
     view = serializers.SerializerMethodField()
     legal_actions = serializers.SerializerMethodField()
-    deadline = serializers.SerializerMethodField()
+    deadline = serializers.DateTimeField(
+        source="game.deadline",
+        allow_null=True,
+        help_text="The earliest deadline of the players the game waits for (each seat has its own); "
+        "null without a time control or when nobody is on the clock.",
+    )
     result = serializers.SerializerMethodField()
+
+    @extend_schema_field(TimeControlSerializer(allow_null=True, help_text="null: no time limit."))
+    def get_time_control(self, seen: GameView) -> dict[str, Any] | None:
+        return time_control_of(seen.game)
 
     @extend_schema_field(EngineViewSerializer(allow_null=True, help_text="null until the cards are dealt."))
     def get_view(self, seen: GameView) -> dict[str, Any] | None:
@@ -398,13 +460,6 @@ class GameDetailSerializer(serializers.Serializer):
         if seen.view is None or seen.position is None:
             return []
         return [ActionField().to_representation(without_player(action)) for action in seen.view["actions"]]
-
-    @extend_schema_field(
-        serializers.DateTimeField(allow_null=True, help_text="When the player to move runs out of time.")
-    )
-    def get_deadline(self, seen: GameView) -> str | None:
-        deadline = getattr(seen.game, "deadline", None)
-        return None if deadline is None else serializers.DateTimeField().to_representation(deadline)
 
     @extend_schema_field(ResultSerializer(allow_null=True, help_text="null until the game is finished."))
     def get_result(self, seen: GameView) -> dict[str, Any] | None:
@@ -425,14 +480,12 @@ class GameCreateSerializer(serializers.Serializer):
     preset = serializers.ChoiceField(choices=list(durak.PRESETS), help_text="A rule set: see durak.PRESETS.")
     options = RuleOverridesSerializer(required=False, help_text="Rule options that differ from the preset.")
     players = serializers.IntegerField(min_value=2, help_text="Seats at the table, the creator's included.")
-    time_control = serializers.DictField(
-        required=False, allow_null=True, default=None, help_text="Not available yet: send null or leave out."
+    time_control = TimeControlSerializer(
+        required=False, allow_null=True, default=None, help_text="null or left out: no time limit."
     )
-
-    def validate_time_control(self, value: dict[str, Any] | None) -> None:
-        if value is not None:
-            raise serializers.ValidationError("Time controls are not available yet; send null.")
-        return None
+    private = serializers.BooleanField(
+        required=False, default=False, help_text="Not listed: players join by invitation or share link."
+    )
 
 
 class ActionPostSerializer(serializers.Serializer):

@@ -219,7 +219,7 @@ class SearchBot:
         rules = view["rules"]
         on_table = {card for pair in view["table"] for card in pair if card is not None}
         face_up = view["trump_card"]
-        seen = set(view["hand"]) | on_table | set(view["discard"])
+        seen = set(view["hand"]) | on_table | set(view["discarded"])
         if face_up is not None and view["stock_size"]:
             seen.add(face_up)
         known = [set(cards) - seen if p != seat else set() for p, cards in enumerate(knowledge.known)]

@@ -944,7 +944,7 @@ class Game:
             "trump_card": self.stock[-1] if self.stock else None,
             "stock_size": len(self.stock),
             "discard_size": len(self.discard),
-            "discard": list(self.discard),
+            "discarded": list(self.discard),
             "attacker": self.attacker,
             "defender": self.defender,
             "direction": self.direction,
@@ -993,8 +993,9 @@ class Game:
         game.hands = [list(hand) for hand in hands]
         game.stock = list(stock)
         for name in _STATE_FIELDS:
-            if name not in ("hands", "stock", "trump_card", "losing_team") and name in view:
+            if name not in ("hands", "stock", "discard", "trump_card", "losing_team") and name in view:
                 setattr(game, name, copy.deepcopy(view[name]))
+        game.discard = list(view["discarded"])
         game.trump_card = view["trump_card"]
         game.losing_team = view["losing_team"]
         game.named = dict(view["named_suits"])
