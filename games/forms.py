@@ -11,8 +11,14 @@ from typing import Any
 from django import forms
 
 import durak
+from durak.enchanted import ENCHANTED_STAGES
+
+from .presentation import stage_label
 
 PRESET_DEFAULT = ""
+
+#: Options shown above the others, outside the folded "Rule options": the game's kind.
+FEATURED_OPTIONS = ("teams", "enchanted")
 
 #: The time controls offered when a game is created: (form value, label, time per move).
 TIME_CONTROLS: list[tuple[str, str, timedelta | None]] = [
@@ -84,6 +90,13 @@ class GameCreateForm(forms.Form):
     private = forms.BooleanField(
         label="Private", required=False, help_text="Not listed: players join by invitation or share link."
     )
+    enchanted_stage = forms.ChoiceField(
+        label="Enchanted cards",
+        required=False,
+        choices=[("", "none (or as ticked below)")]
+        + [(stage, stage_label(stage)) for stage in ENCHANTED_STAGES],
+        help_text="A quick pick of enchanted ranks, the Black Book's progression; ticking ranks below wins over it.",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -104,7 +117,10 @@ class GameCreateForm(forms.Form):
         return next(move_time for value, _, move_time in TIME_CONTROLS if value == chosen)
 
     def option_fields(self) -> list[forms.BoundField]:
-        return [self[f"opt_{option['name']}"] for option in self.options]
+        return [self[f"opt_{option['name']}"] for option in self.options if option["name"] not in FEATURED_OPTIONS]
+
+    def featured_fields(self) -> list[forms.BoundField]:
+        return [self[f"opt_{option['name']}"] for option in self.options if option["name"] in FEATURED_OPTIONS]
 
     def overrides(self) -> dict[str, Any]:
         """The options the player changed, typed as the engine expects."""
@@ -126,4 +142,7 @@ class GameCreateForm(forms.Form):
             elif option["type"] == "choice":
                 value = next(c for c in option["choices"] if str(c) == value)
             overrides[option["name"]] = value
+        stage = self.cleaned_data.get("enchanted_stage")
+        if stage and "enchanted" not in overrides:
+            overrides["enchanted"] = list(ENCHANTED_STAGES[stage])
         return overrides

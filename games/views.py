@@ -16,13 +16,15 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
+import durak
 from accounts.models import User
+from durak.enchanted import ENCHANTED_STAGES
 
 from . import selectors, services, timeouts
 from .exceptions import GameError, GameNotFound
 from .forms import GameCreateForm
 from .models import Game
-from .presentation import build_table
+from .presentation import build_table, enchanted_rules, stage_label
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -47,8 +49,29 @@ def _lobby(request: HtmxHttpRequest, form: GameCreateForm, status: int = 200) ->
         },
         "my_games": (selectors.user_games(user=request.user) if request.user.is_authenticated else []),
         "form": form,
+        "enchanted_stages": {stage: list(ranks) for stage, ranks in ENCHANTED_STAGES.items()},
     }
     return render(request, "games/lobby.html", context, status=status)
+
+
+TEAM_KINDS = {"partners": "the Full rules' partners,", "black_book": "the Black Book's team durak,"}
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    """The rules page: team games and every enchanted card's effect, in the engine's words."""
+    teams = next(option for option in durak.Rules.describe_options() if option["name"] == "teams")
+    context = {
+        "enchanted": enchanted_rules(),
+        "stages": [stage_label(stage) for stage in ENCHANTED_STAGES],
+        "teams_help": teams["help"],
+        "team_counts": [
+            f"{TEAM_KINDS.get(kind, kind)} {' or '.join(map(str, durak.Rules(teams=kind).player_counts()))} players"
+            for kind in teams["choices"]
+            if kind != "none"
+        ],
+    }
+    return render(request, "games/rules.html", context)
 
 
 @require_GET

@@ -5,15 +5,19 @@ from typing import Any
 from django import template
 
 import durak
-from games.presentation import RED_SUITS, SUIT_NAMES, SUIT_SYMBOLS
+from games.presentation import RED_SUITS, SUIT_NAMES, SUIT_SYMBOLS, CardMarks, Table
 
 register = template.Library()
 
 
 @register.inclusion_tag("games/_card.html")
-def card(code: str, extra_class: str = "") -> dict[str, Any]:
+def card(code: str, extra_class: str = "", table: Table | None = None) -> dict[str, Any]:
+    """``table`` (a ``presentation.Table``): mark the card as its view says (enchanted, its
+    effect, the suit a six or an ace beats, an eight's named suit)."""
     suit = durak.card_suit(code)
+    marks = table.marks(code) if table is not None else CardMarks()
     return {
+        "marks": marks,
         "code": code,
         "rank": durak.card_rank(code),
         "suit": SUIT_SYMBOLS[suit],
