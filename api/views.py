@@ -6,6 +6,7 @@ illegal move.
 """
 
 import time
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -126,11 +127,15 @@ class GameListView(generics.GenericAPIView):
         """Open a game and take its first seat; it starts by itself when the last seat is taken."""
         body = GameCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
+        clock = body.validated_data.get("time_control")
         game = services.game_create(
             creator=request.user,
             preset=body.validated_data["preset"],
             num_players=body.validated_data["players"],
             overrides=body.validated_data.get("options") or {},
+            move_time=None if clock is None else timedelta(seconds=clock["seconds"]),
+            pause_weekends=bool(clock and clock["pause_weekends"]),
+            private=body.validated_data["private"],
         )
         return Response(game_detail_data(request, game.pk), status=status.HTTP_201_CREATED)
 
