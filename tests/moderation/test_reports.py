@@ -1,6 +1,5 @@
 """Reporting a chat message, a player or a game puts it in the moderation queue."""
 
-
 import pytest
 from django.test import Client
 from django.urls import reverse
