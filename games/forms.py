@@ -67,7 +67,7 @@ def _option_field(option: dict[str, Any]) -> forms.Field | None:
     if kind == "ranks":
         return forms.MultipleChoiceField(
             label=label,
-            help_text=(help_text + " " if help_text else "") + "None ticked: as the preset says.",
+            help_text=(help_text.rstrip(".") + ". " if help_text else "") + "None ticked: as the preset says.",
             required=False,
             choices=[(str(rank), str(rank)) for rank in option["choices"] or []],
             widget=forms.CheckboxSelectMultiple,

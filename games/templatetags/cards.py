@@ -44,6 +44,16 @@ def suit_colour(suit: str | None) -> str:
 
 
 @register.filter
+def option_value(value: Any) -> str:
+    """A rule option's value as the pages show it: ``["6", "7"]`` -> ``6 7``; None -> ``none``."""
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return " ".join(map(str, value)) or "none"
+    return str(value)
+
+
+@register.filter
 def times(count: int) -> range:
     """``{% for _ in n|times %}``: repeat a card back once per hidden card."""
     return range(int(count or 0))
