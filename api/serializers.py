@@ -493,6 +493,100 @@ class ActionPostSerializer(serializers.Serializer):
     expected_version = serializers.IntegerField(min_value=0, help_text="The game's version you saw.")
 
 
+# --- events: what an action led to (``durak.Game.events``), one member per event type ------------
+
+
+class _Event(serializers.Serializer):
+    kind: str = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        kind = serializers.ChoiceField(choices=[cls.kind], help_text="The event type.")
+        cls._declared_fields = {"type": kind, **cls._declared_fields}
+
+
+class BoutEndEventSerializer(_Event):
+    """The bout ended: its cards went to the discard (beaten) or to the defender (taken)."""
+
+    kind = "bout_end"
+    attacker = serializers.IntegerField()
+    defender = serializers.IntegerField()
+    result = serializers.ChoiceField(choices=["beaten", "taken"])
+    cards = serializers.ListField(child=card_field(), help_text="Every card of the table, all played face up.")
+
+
+class DrewEventSerializer(_Event):
+    """A player drew from the stock (how many, never which)."""
+
+    kind = "drew"
+    player = serializers.IntegerField()
+    count = serializers.IntegerField()
+    face_up = card_field(
+        required=False, help_text="The face-up trump card, when this draw emptied the stock (it is drawn last)."
+    )
+
+
+class OutEventSerializer(_Event):
+    """A player has no cards left and the stock is gone: they are out."""
+
+    kind = "out"
+    player = serializers.IntegerField()
+
+
+class SwapEventSerializer(_Event):
+    """A player swapped their lowest trump for the face-up trump card."""
+
+    kind = "swap"
+    player = serializers.IntegerField()
+    took = card_field(help_text="The face-up card taken into the hand.")
+    gave = card_field(help_text="The card laid face up in its place.")
+
+
+class AutomaticEventSerializer(_Event):
+    """A timeout under the gentle rule: the safe move played for the player."""
+
+    kind = "automatic"
+    action = ActionField()
+
+
+class GameOverEventSerializer(_Event):
+    kind = "game_over"
+    reason = serializers.ChoiceField(choices=["cards", "timeout", "resign"])
+    player = serializers.IntegerField(allow_null=True, help_text="The fool; null for a draw or a team game.")
+    team = serializers.IntegerField(allow_null=True, required=False, help_text="The losing team, in team games.")
+
+
+EVENTS: dict[str, type[_Event]] = {
+    serializer.kind: serializer
+    for serializer in (
+        BoutEndEventSerializer,
+        DrewEventSerializer,
+        OutEventSerializer,
+        SwapEventSerializer,
+        AutomaticEventSerializer,
+        GameOverEventSerializer,
+    )
+}
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="Event", serializers=EVENTS, resource_type_field_name="type"
+    )
+)
+class EventField(serializers.Field):
+    """Output only: an engine event with exactly the declared fields of its type."""
+
+    def to_representation(self, value: dict[str, Any]) -> dict[str, Any]:
+        return dict(EVENTS[value["type"]](value).data)
+
+
+def public_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The declared fields of the event types this API knows; a type it does not know yet (a newer
+    engine) is left out rather than passed on unchecked."""
+    return [EventField().to_representation(event) for event in events if event.get("type") in EVENTS]
+
+
 class MoveSerializer(serializers.Serializer):
     """One entry of the public log: every card in it was played face up."""
 
@@ -500,7 +594,17 @@ class MoveSerializer(serializers.Serializer):
     player = serializers.SerializerMethodField()
     by_server = serializers.SerializerMethodField()
     action = serializers.SerializerMethodField()
+    events = serializers.SerializerMethodField()
     created_at = serializers.DateTimeField()
+
+    @extend_schema_field(
+        serializers.ListField(
+            child=EventField(),
+            help_text="What the action led to, in order: public facts only (no card that was not face up).",
+        )
+    )
+    def get_events(self, move: Move) -> list[dict[str, Any]]:
+        return public_events(move.events)
 
     @extend_schema_field(serializers.IntegerField(help_text="The seat the action was for."))
     def get_player(self, move: Move) -> int:

@@ -156,6 +156,12 @@ class Move(models.Model):
         "whose player is in the action.",
     )
     action = models.JSONField()
+    events = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="What the action led to, as the engine reported it (durak.Game.events): public facts "
+        "only (a bout's end and its cards, draws as counts, who went out, a trump swap, the end).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -382,7 +382,13 @@ def _make_move_locked(
     except durak.IllegalAction as error:
         raise IllegalMove(str(error)) from None
 
-    Move.objects.create(game=game, seq=game.moves.count() + 1, position=seat.position, action=full_action)
+    Move.objects.create(
+        game=game,
+        seq=game.moves.count() + 1,
+        position=seat.position,
+        action=full_action,
+        events=list(engine.events),
+    )
     game.state = engine.to_dict()
     game.version += 1
     _sync_seats(game, seats, engine)
@@ -407,7 +413,9 @@ def _apply_timeout_locked(game: Game, seats: list[Seat], seat: Seat) -> None:
         game.deadline = min((s.deadline for s in seats if s.deadline is not None), default=None)
         game.save(update_fields=["deadline"])
         return
-    Move.objects.create(game=game, seq=game.moves.count() + 1, position=None, action=action)
+    Move.objects.create(
+        game=game, seq=game.moves.count() + 1, position=None, action=action, events=list(engine.events)
+    )
     game.state = engine.to_dict()
     game.version += 1
     _sync_seats(game, seats, engine)
@@ -544,7 +552,9 @@ def game_resign(*, game_id: int, user: User) -> Game:
         engine.apply(action)
     except durak.IllegalAction as error:
         raise IllegalMove(str(error)) from None
-    Move.objects.create(game=game, seq=game.moves.count() + 1, position=None, action=action)
+    Move.objects.create(
+        game=game, seq=game.moves.count() + 1, position=None, action=action, events=list(engine.events)
+    )
     game.state = engine.to_dict()
     game.version += 1
     _sync_seats(game, seats, engine)

@@ -5,6 +5,7 @@ Reports name the game and what differs (which state keys, or the move the
 engine refused), never a card.
 """
 
+import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -15,7 +16,8 @@ from games.services import initial_engine
 
 
 def replay_mismatch(game: Game) -> str | None:
-    """Why replaying ``game`` does not give its stored state, or None if it does."""
+    """Why replaying ``game`` does not give its stored state and each move's logged events,
+    or None if it does."""
     try:
         engine = initial_engine(game)
     except (ValueError, TypeError, KeyError) as error:
@@ -28,6 +30,8 @@ def replay_mismatch(game: Game) -> str | None:
             engine.apply(move.action)
         except durak.IllegalAction:
             return f"move {move.seq} is illegal on replay"
+        if move.events != json.loads(json.dumps(engine.events)):
+            return f"move {move.seq}'s logged events differ from the replay's"
         expected_seq += 1
     replayed = engine.to_dict()
     stored: dict[str, Any] = game.state or {}
