@@ -136,7 +136,7 @@ class CardMarks:
 
     enchanted: bool = False
     effect: str = ""
-    note: str = ""  # "beats ♥" (six), "beats A♦" (ace), "as ♣" (an eight named on the table)
+    note: str = ""  # "beats ♥" (six), "beats ♦A" (ace; never "A♦", which reads as a card), "as ♣" (an eight named on the table)
     note_colour: str = ""
 
 
@@ -154,7 +154,7 @@ def card_marks(card: str, view: dict[str, Any]) -> CardMarks:
         note = f"beats {SUIT_SYMBOLS[note_suit]}"
     elif rank == "A":
         note_suit = ACE_BEATS[suit]
-        note = f"beats A{SUIT_SYMBOLS[note_suit]}"
+        note = f"beats {SUIT_SYMBOLS[note_suit]}A"
     else:
         note_suit, note = "", ""
     return CardMarks(

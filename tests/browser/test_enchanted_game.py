@@ -136,10 +136,11 @@ def test_three_players_play_an_enchanted_game_to_the_end(
         expect(six).to_have_class(re.compile(r"\benchanted\b"))
         expect(six).to_have_attribute("title", f"6♠ (enchanted), beats ♥: {effect('6S')}")
         expect(six.locator(".card-note")).to_have_text("beats ♥")
-        expect(carol.table.locator('.hand [data-card="AH"] .card-note')).to_have_text("beats A♠")
+        expect(carol.table.locator('.hand [data-card="AH"] .card-note')).to_have_text("beats ♠A")
         expect(alice.table.locator(".direction")).to_have_text("↻ Play runs clockwise.")
         alice.screenshot("1-start")
         bob.screenshot("1-start")
+        carol.screenshot("1-start")
 
         # Alice leads the spade eight: the picker offers every suit but trumps; she names clubs.
         alice.pick("8S")

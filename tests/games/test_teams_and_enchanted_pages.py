@@ -190,6 +190,10 @@ def enchanted_game() -> tuple[Game, list[Any], list[Client]]:
 
 def test_an_enchanted_game_shows_its_cards_and_is_played_to_the_end_without_javascript() -> None:
     game, _users, (anna, boris, clara) = enchanted_game()
+    engine = durak.Game.from_dict(game.state)
+    for position, client in enumerate((anna, boris, clara, Client())):
+        viewer = position if position < 3 else None
+        assert_no_hidden_cards(page(client, game), engine, viewer)  # marks and effects name no hidden card
     seen = page(anna, game)
     # Enchanted cards look different and carry their effect in the title and the tap-to-read list.
     for card in ("8S", "6S", "9C"):
@@ -273,7 +277,7 @@ def test_eights_named_as_each_suit_become_one_picker() -> None:
 def test_card_marks_follow_the_view() -> None:
     view = {"enchanted": ["6", "8", "A"], "named_suits": {"8H": "S"}}
     assert card_marks("6C", view).note == "beats ♦"
-    assert card_marks("AS", view).note == "beats A♦"
+    assert card_marks("AS", view).note == "beats ♦A"
     assert card_marks("8H", view).note == "as ♠"
     assert card_marks("8D", view).note == "" and card_marks("8D", view).enchanted
     assert not card_marks("7S", view).enchanted
