@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from durak.enchanted import ENCHANTED_STAGES, effect
 from games import services
@@ -28,8 +28,8 @@ from tests.factories import PASSWORD, UserFactory
 pytestmark = pytest.mark.django_db(transaction=True)
 
 TIMEOUT_MS = 10_000
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 360, "height": 780}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 360, "height": 780}
 
 # Diamonds trump, no stock, every rank enchanted (the same deal as the page test's ENCHANTED_DEAL).
 # Alice leads 8S named as clubs; Bob beats it with KC; Alice passes; Bob reverses the direction and
@@ -232,6 +232,7 @@ def test_a_team_game_shows_teams_partners_and_the_team_result(
 
         game = play_moves(game, users, 1000)
         assert game.status == Game.Status.FINISHED
+        assert game.state is not None
         losing = game.state["losing_team"]
         assert losing in (0, 1)
         for player in pages:

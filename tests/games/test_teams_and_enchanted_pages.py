@@ -9,13 +9,14 @@ import html
 import json
 import random
 import re
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 import durak
+from accounts.models import User
 from durak.enchanted import ENCHANTED_STAGES, effect
 from games import services
 from games.models import Game, Seat
@@ -25,6 +26,10 @@ from tests.factories import UserFactory
 from tests.games.helpers import action_buttons, assert_no_hidden_cards, version_on_page
 
 pytestmark = pytest.mark.django_db
+
+
+def make_user(name: str) -> User:
+    return cast(User, UserFactory(username=name))
 
 
 def logged_in(user: Any) -> Client:
@@ -52,6 +57,11 @@ def post_move(client: Client, game: Game, action: dict[str, Any], version: int) 
     assert response.status_code == 302, response.content.decode()[:2000]
 
 
+def state_of(game: Game) -> dict[str, Any]:
+    assert game.state is not None
+    return dict(game.state)
+
+
 def text_of(page_html: str) -> str:
     """The page's visible text, roughly: tags out, entities decoded, spaces squeezed."""
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page_html)))
@@ -76,7 +86,7 @@ def test_the_lobby_form_makes_a_team_game_only_for_a_player_count_the_rules_allo
 
 def test_a_partners_game_played_to_the_end_through_the_pages(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(services, "game_create", functools.partial(services.game_create, seed=2718))
-    users = [UserFactory(username=name) for name in ("anna", "boris", "clara", "dima")]
+    users = [make_user(name) for name in ("anna", "boris", "clara", "dima")]
     clients = [logged_in(user) for user in users]
     assert create_from_lobby(clients[0], num_players="4", opt_teams="partners").status_code == 302
     game = Game.objects.get()
@@ -102,7 +112,7 @@ def test_a_partners_game_played_to_the_end_through_the_pages(monkeypatch: pytest
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
-        engine = durak.Game.from_dict(game.state)
+        engine = durak.Game.from_dict(state_of(game))
         pages = [page(client, game) for client in clients]
         if move % 10 == 0:
             for position, seen in enumerate(pages):
@@ -114,9 +124,9 @@ def test_a_partners_game_played_to_the_end_through_the_pages(monkeypatch: pytest
     else:
         raise AssertionError("the game did not end")
 
-    engine = durak.Game.from_dict(game.state)
+    engine = durak.Game.from_dict(state_of(game))
     assert engine.over and engine.losing_team is not None
-    losers = {user.username for position, user in enumerate(users) if position % 2 == engine.losing_team}
+    losers: set[str] = {str(user.username) for position, user in enumerate(users) if position % 2 == engine.losing_team}
     team = "Team A (anna and clara)" if engine.losing_team == 0 else "Team B (boris and dima)"
     for position, client in enumerate(clients):
         final = text_of(page(client, game))
@@ -174,7 +184,7 @@ ENCHANTED_DEAL: dict[str, Any] = {
 
 
 def enchanted_game() -> tuple[Game, list[Any], list[Client]]:
-    users = [UserFactory(username=name) for name in ("anna", "boris", "clara")]
+    users = [make_user(name) for name in ("anna", "boris", "clara")]
     game = services.game_create(
         creator=users[0],
         preset="classic",
@@ -190,7 +200,7 @@ def enchanted_game() -> tuple[Game, list[Any], list[Client]]:
 
 def test_an_enchanted_game_shows_its_cards_and_is_played_to_the_end_without_javascript() -> None:
     game, _users, (anna, boris, clara) = enchanted_game()
-    engine = durak.Game.from_dict(game.state)
+    engine = durak.Game.from_dict(state_of(game))
     for position, client in enumerate((anna, boris, clara, Client())):
         viewer = position if position < 3 else None
         assert_no_hidden_cards(page(client, game), engine, viewer)  # marks and effects name no hidden card
