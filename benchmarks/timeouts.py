@@ -9,8 +9,12 @@ created and migrated if missing; ``BENCH_DATABASE_URL`` to change it) and Redis 
    the same minute, with a real Celery worker and beat (subprocesses, the settings'
    DatabaseScheduler, sweep every ``TIMEOUT_SWEEP_SECONDS``, 5 s by default). Nobody
    touches the games; for each, lateness = when the timeout's move was written minus the
-   deadline. Reports median, 95th percentile and worst; once with an ETA task per deadline
-   (what a move queues), once with none (every ETA message lost: the sweep alone).
+   deadline. Reports median, 95th percentile and worst, three times: with an ETA task per
+   deadline (what a move queues); with none (every ETA message lost: each sweep re-queues the
+   deadlines due before the next one); and with none and that re-arming off
+   (``TIMEOUT_SWEEP_REARM=false``: the sweep's catch-up alone, as when the broker also loses
+   what the sweeps queued). Each game has its own two players, as on the site (games sharing
+   players would queue on their stats rows).
 2. Sweep: ``--active`` running games with future deadlines (and 0 or 100 of them due),
    timing ``services.sweep_expired()`` in this process.
 """
@@ -72,9 +76,9 @@ def clear() -> None:
     PeriodicTask.objects.all().delete()
 
 
-def make_games(count: int, deadlines: list, *, due_at_once: bool = False) -> list[int]:
+def make_games(count: int, deadlines: list, *, pairs: int = 1) -> list[int]:
     """``count`` running two-player games (one stacked deal, bulk-inserted), player 0 to move
-    with the given deadlines."""
+    with the given deadlines; game ``i`` is played by the ``i % pairs``-th of ``pairs`` pairs."""
     from django.db import transaction
 
     from accounts.models import User
@@ -88,6 +92,14 @@ def make_games(count: int, deadlines: list, *, due_at_once: bool = False) -> lis
     engine = services.initial_engine(template)
     rules, state = template.rules, engine.to_dict()
     template.delete()
+    User.objects.bulk_create(
+        [User(username=f"bench-{n}", email=f"bench-{n}@example.com") for n in range(2 * pairs)],
+        ignore_conflicts=True,
+    )
+    by_name = {user.username: user for user in User.objects.filter(username__startswith="bench-")}
+    players = [(by_name[f"bench-{2 * n}"], by_name[f"bench-{2 * n + 1}"]) for n in range(pairs)]
+    if pairs == 1:
+        players = [(alice, bob)]
     ids: list[int] = []
     with transaction.atomic():
         for start in range(0, count, 1000):
@@ -110,26 +122,36 @@ def make_games(count: int, deadlines: list, *, due_at_once: bool = False) -> lis
             )
             Seat.objects.bulk_create(
                 seat
-                for game, deadline in zip(games, chunk, strict=True)
+                for index, (game, deadline) in enumerate(zip(games, chunk, strict=True), start)
                 for seat in (
-                    Seat(game=game, user=alice, position=0, awaiting_move=True, deadline=deadline,
-                         turn_started_at=deadline - timedelta(minutes=10)),
-                    Seat(game=game, user=bob, position=1),
+                    Seat(
+                        game=game,
+                        user=players[index % pairs][0],
+                        position=0,
+                        awaiting_move=True,
+                        deadline=deadline,
+                        turn_started_at=deadline - timedelta(minutes=10),
+                    ),
+                    Seat(game=game, user=players[index % pairs][1], position=1),
                 )
             )
             ids += [game.pk for game in games]
     return ids
 
 
-def celery(*args: str, log: Path) -> subprocess.Popen[bytes]:
+def celery(*args: str, log: Path, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     with log.open("wb") as out:
         return subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "durak_site", *args],
-            cwd=ROOT, env=dict(os.environ), stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            cwd=ROOT,
+            env={**os.environ, **(env or {})},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
 
 
-def lateness(games: int, window: float, *, eta: bool) -> None:
+def lateness(games: int, window: float, *, eta: bool, rearm: bool = True) -> None:
     import redis
     from django.utils import timezone
 
@@ -140,14 +162,23 @@ def lateness(games: int, window: float, *, eta: bool) -> None:
     redis.Redis.from_url(BROKER_URL).flushdb()
     logs = ROOT / ".celery" / "bench"
     logs.mkdir(parents=True, exist_ok=True)
-    worker = celery("worker", "--pool=threads", "--concurrency=4", "--without-gossip", "--without-mingle",
-                    "--without-heartbeat", "--loglevel=WARNING", log=logs / "worker.log")
+    worker = celery(
+        "worker",
+        "--pool=threads",
+        "--concurrency=4",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+        "--loglevel=WARNING",
+        log=logs / "worker.log",
+        env={"TIMEOUT_SWEEP_REARM": str(rearm).lower()},
+    )
     beat = celery("beat", "--loglevel=WARNING", f"--pidfile={logs / 'beat.pid'}", log=logs / "beat.log")
     try:
         time.sleep(4)  # both up
         first = timezone.now() + timedelta(seconds=10)
         deadlines = [first + timedelta(seconds=window * i / games) for i in range(games)]
-        ids = make_games(games, deadlines)
+        ids = make_games(games, deadlines, pairs=games)
         # As a move's commit would: an ETA task for each deadline (all within the horizon).
         for game_id, deadline in zip(ids, deadlines, strict=True):
             if eta:
@@ -164,10 +195,15 @@ def lateness(games: int, window: float, *, eta: bool) -> None:
             late.append((move.created_at - deadline).total_seconds() if move else float("inf"))
         late.sort()
         missing = sum(1 for value in late if value == float("inf"))
-        print(f"lateness over {games} deadlines within {window:g} s, {'ETA tasks + sweep' if eta else 'sweep only'} (sweep every "
-              f"{os.environ.get('TIMEOUT_SWEEP_SECONDS', '5')} s, worker: 4 threads):")
-        print(f"  median {statistics.median(late):.3f} s, p95 {late[int(0.95 * (games - 1))]:.3f} s, "
-              f"worst {late[-1]:.3f} s, early {sum(1 for v in late if v < 0)}, missing {missing}")
+        mode = "ETA tasks + sweep" if eta else "every ETA lost, re-armed by the sweep" if rearm else "sweep catch-up only"
+        print(
+            f"lateness over {games} deadlines within {window:g} s, {mode} (sweep every "
+            f"{os.environ.get('TIMEOUT_SWEEP_SECONDS', '5')} s, worker: 4 threads):"
+        )
+        print(
+            f"  median {statistics.median(late):.3f} s, p95 {late[int(0.95 * (games - 1))]:.3f} s, "
+            f"worst {late[-1]:.3f} s, early {sum(1 for v in late if v < 0)}, missing {missing}"
+        )
         assert Game.objects.filter(pk__in=ids, status=Game.Status.FINISHED).count() == games - missing
     finally:
         for process in (worker, beat):
@@ -192,8 +228,10 @@ def sweep(active: int) -> None:
             started = time.perf_counter()
             applied = services.sweep_expired()
             runs.append(time.perf_counter() - started)
-        print(f"one sweep over {active + due} running games, {due} due: "
-              f"{statistics.median(runs) * 1000:.1f} ms (applied {applied})")
+        print(
+            f"one sweep over {active + due} running games, {due} due: "
+            f"{statistics.median(runs) * 1000:.1f} ms (applied {applied})"
+        )
 
 
 def main() -> None:
@@ -205,6 +243,7 @@ def main() -> None:
     setup_django()
     lateness(args.games, args.window, eta=True)
     lateness(args.games, args.window, eta=False)  # as if every ETA message were lost
+    lateness(args.games, args.window, eta=False, rearm=False)  # ... and every one the sweeps queue
     sweep(args.active)
     clear()
 
