@@ -153,6 +153,7 @@ def arm_upcoming(*, within: timedelta) -> int:
         .values_list("pk", "version", "deadline")
     )
     for game_id, version, deadline in upcoming:
+        assert deadline is not None  # filtered on it
         _queue_timeout(game_id, version, deadline)
     return len(upcoming)
 
