@@ -49,6 +49,11 @@ CONFIGS: list[tuple[str, dict[str, Any], int, int]] = [
     # the texts' optional extras: Enchanted Durak and the team games
     *[("black_book", {"enchanted": ENCHANTABLE}, n, ex) for n, ex in ((2, 40), (3, 30), (4, 20), (6, 15))],
     ("perevodnoy", {"enchanted": ["6", "7", "8", "9", "10"]}, 3, 20),
+    # each of the Black Book's suggested stages of enchanted cards
+    ("black_book", {"enchanted": ["6", "7"]}, 3, 20),
+    ("black_book", {"enchanted": ["6", "7", "8", "9", "10"]}, 4, 20),
+    ("black_book", {"enchanted": ["6", "7", "8", "9", "10", "J", "Q"]}, 3, 20),
+    ("black_book", {"enchanted": ENCHANTABLE, "teams": "black_book"}, 4, 15),
     ("classic", {"teams": "partners"}, 4, 30),
     ("classic", {"teams": "partners"}, 6, 15),
     ("black_book", {"teams": "black_book"}, 4, 30),
