@@ -13,6 +13,8 @@ from games.models import CORRESPONDENCE_FROM, Game, Move, Seat
 from games.selectors import GameView
 from games.services import MAX_MOVE_TIME, MIN_MOVE_TIME
 
+from .schema import BOUT_RESULTS, SEAT_RESULTS
+
 CARD_PATTERN = r"^(?:[2-9]|10|[JQKA])[SHDC]$"
 
 
@@ -240,7 +242,7 @@ def without_player(action: dict[str, Any]) -> dict[str, Any]:
 class LastBoutSerializer(serializers.Serializer):
     attacker = serializers.IntegerField()
     defender = serializers.IntegerField()
-    result = serializers.ChoiceField(choices=["beaten", "taken"])
+    result = serializers.ChoiceField(choices=BOUT_RESULTS)
 
 
 class EndSerializer(serializers.Serializer):
@@ -333,7 +335,8 @@ class TimeControlSerializer(serializers.Serializer):
     seconds from 1 to 30 days is taken, as long as it matches its ``kind``."""
 
     kind = serializers.ChoiceField(
-        choices=["live", "correspondence"], help_text="live: under an hour a move; correspondence: an hour or more."
+        choices=["live", "correspondence"],
+        help_text="live: under an hour a move; correspondence: an hour or more.",
     )
     seconds = serializers.IntegerField(
         min_value=int(MIN_MOVE_TIME.total_seconds()),
@@ -353,9 +356,13 @@ class TimeControlSerializer(serializers.Serializer):
                 {"seconds": "A live game has under an hour a move; use kind correspondence."}
             )
         if data["kind"] == "correspondence" and not correspondence:
-            raise serializers.ValidationError({"seconds": "A correspondence game has an hour a move or more."})
+            raise serializers.ValidationError(
+                {"seconds": "A correspondence game has an hour a move or more."}
+            )
         if data.get("pause_weekends") and data["kind"] != "correspondence":
-            raise serializers.ValidationError({"pause_weekends": "Only correspondence clocks pause at weekends."})
+            raise serializers.ValidationError(
+                {"pause_weekends": "Only correspondence clocks pause at weekends."}
+            )
         return data
 
 
@@ -381,7 +388,7 @@ class SeatSerializer(serializers.Serializer):
 
     @extend_schema_field(
         serializers.ChoiceField(
-            choices=[Seat.Result.OUT, Seat.Result.FOOL, Seat.Result.DRAW, Seat.Result.WON],
+            choices=SEAT_RESULTS,
             allow_null=True,
             help_text="null while playing; once the game is over: out (went out, see place), fool "
             "(in a team game, each player of the losing side), draw, or won (not the fool, still "
@@ -511,8 +518,10 @@ class BoutEndEventSerializer(_Event):
     kind = "bout_end"
     attacker = serializers.IntegerField()
     defender = serializers.IntegerField()
-    result = serializers.ChoiceField(choices=["beaten", "taken"])
-    cards = serializers.ListField(child=card_field(), help_text="Every card of the table, all played face up.")
+    result = serializers.ChoiceField(choices=BOUT_RESULTS)
+    cards = serializers.ListField(
+        child=card_field(), help_text="Every card of the table, all played face up."
+    )
 
 
 class DrewEventSerializer(_Event):
@@ -522,7 +531,8 @@ class DrewEventSerializer(_Event):
     player = serializers.IntegerField()
     count = serializers.IntegerField()
     face_up = card_field(
-        required=False, help_text="The face-up trump card, when this draw emptied the stock (it is drawn last)."
+        required=False,
+        help_text="The face-up trump card, when this draw emptied the stock (it is drawn last).",
     )
 
 
@@ -553,7 +563,9 @@ class GameOverEventSerializer(_Event):
     kind = "game_over"
     reason = serializers.ChoiceField(choices=["cards", "timeout", "resign"])
     player = serializers.IntegerField(allow_null=True, help_text="The fool; null for a draw or a team game.")
-    team = serializers.IntegerField(allow_null=True, required=False, help_text="The losing team, in team games.")
+    team = serializers.IntegerField(
+        allow_null=True, required=False, help_text="The losing team, in team games."
+    )
 
 
 EVENTS: dict[str, type[_Event]] = {
@@ -570,9 +582,7 @@ EVENTS: dict[str, type[_Event]] = {
 
 
 @extend_schema_field(
-    PolymorphicProxySerializer(
-        component_name="Event", serializers=EVENTS, resource_type_field_name="type"
-    )
+    PolymorphicProxySerializer(component_name="Event", serializers=EVENTS, resource_type_field_name="type")
 )
 class EventField(serializers.Field):
     """Output only: an engine event with exactly the declared fields of its type."""

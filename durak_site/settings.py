@@ -258,7 +258,12 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": "/api/",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"SuitEnum": "durak.SUITS", "FirstAttackerEnum": "api.schema.FIRST_ATTACKER_CHOICES"},
+    "ENUM_NAME_OVERRIDES": {
+        "SuitEnum": "durak.SUITS",
+        "FirstAttackerEnum": "api.schema.FIRST_ATTACKER_CHOICES",
+        "BoutResultEnum": "api.schema.BOUT_RESULTS",
+        "SeatResultEnum": "api.schema.SEAT_RESULTS",
+    },
 }
 # The longest a GET /api/games/{id}/wait/ holds the request open before answering "no change".
 API_WAIT_SECONDS = env.float("API_WAIT_SECONDS", default=20.0)

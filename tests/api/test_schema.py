@@ -140,3 +140,10 @@ def test_the_view_serializer_declares_every_key_of_the_engines_view() -> None:
 
     engine = durak.Game.new(durak.Rules.preset("classic"), 2, seed=1)
     assert set(engine.view(0)) - {"actions"} <= set(EngineViewSerializer().fields)
+
+
+def test_the_schema_names_every_seat_result() -> None:
+    from api.schema import SEAT_RESULTS
+    from games.models import Seat
+
+    assert sorted(SEAT_RESULTS) == sorted(value for value in Seat.Result.values if value)
