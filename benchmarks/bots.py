@@ -61,6 +61,7 @@ def main() -> None:
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--seconds", type=float, default=1.0, help="search bot: CPU s a decision")
     parser.add_argument("--playouts", type=int, default=None, help="search bot: playouts instead")
+    parser.add_argument("--progress", action="store_true", help="print the tally after each deal")
     args = parser.parse_args()
     rules = Rules.preset(args.preset)
     print(f"{'pairing':<18}{'games':>7}{'fool':>7}{'draws':>7}{'fool rate':>11}{'95% interval':>18}")
@@ -77,6 +78,8 @@ def main() -> None:
                 games += 1
                 fools += game.loser == seats[0]
                 draws += game.over and game.loser is None
+            if args.progress:
+                print(f"  {pair}: {games} games, {fools} fools", flush=True)
         low, high = wilson(fools, games)
         rate = fools / games
         print(
