@@ -4,7 +4,7 @@ DRF's throttles copy the rates once at import; these read them on every request,
 so a test (or a settings override) can change them.
 """
 
-from typing import Any
+from typing import Any, cast
 
 from rest_framework import throttling
 from rest_framework.request import Request
@@ -12,11 +12,14 @@ from rest_framework.settings import api_settings
 
 
 class _LiveRatesMixin:
-    scope: str
+    scope: str | None
 
     def get_rate(self) -> str | None:
-        rate: str | None = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
-        return rate
+        if self.scope is None:
+            return None
+        # The stubs type the setting's values as numbers; DRF's rates are strings like "240/min".
+        rates = cast("dict[str, str | None]", api_settings.DEFAULT_THROTTLE_RATES)
+        return rates.get(self.scope)
 
 
 class PerUserThrottle(_LiveRatesMixin, throttling.UserRateThrottle):

@@ -27,7 +27,7 @@ import statistics
 import subprocess
 import sys
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,7 +76,7 @@ def clear() -> None:
     PeriodicTask.objects.all().delete()
 
 
-def make_games(count: int, deadlines: list, *, pairs: int = 1) -> list[int]:
+def make_games(count: int, deadlines: list[datetime], *, pairs: int = 1) -> list[int]:
     """``count`` running two-player games (one stacked deal, bulk-inserted), player 0 to move
     with the given deadlines; game ``i`` is played by the ``i % pairs``-th of ``pairs`` pairs."""
     from django.db import transaction

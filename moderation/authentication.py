@@ -7,7 +7,7 @@ from rest_framework import authentication, exceptions
 from .selectors import active_suspension
 
 
-class TokenAuthentication(authentication.TokenAuthentication):  # type: ignore[misc]
+class TokenAuthentication(authentication.TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         user, token = super().authenticate_credentials(key)
         suspension = active_suspension(user_id=user.pk)
