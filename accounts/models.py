@@ -13,6 +13,9 @@ def validate_time_zone(value: str) -> None:
 #: Languages a player may choose for the site's own texts (Django's and allauth's are translated).
 LANGUAGES = [("en", "English"), ("ru", "Русский")]
 
+#: Computer players' levels: durak.bots.RandomBot, RuleBot and SearchBot.
+BOT_LEVELS = [("random", "beginner (random)"), ("rules", "rule of thumb"), ("search", "search (strongest)")]
+
 
 class User(AbstractUser):
     """A player. Its own model from the first migration, so fields can be added later."""
@@ -27,6 +30,18 @@ class User(AbstractUser):
         default="UTC",
         validators=[validate_time_zone],
         help_text="Deadlines are shown, and vacation days and weekends counted, in this zone.",
+    )
+
+    is_bot = models.BooleanField(
+        default=False,
+        help_text="A computer player (games.bots): no password, cannot log in, kept off the leaderboard.",
+    )
+    bot_level = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        choices=BOT_LEVELS,
+        help_text="Which durak.bots player moves for this account; empty for people.",
     )
 
     def __str__(self) -> str:
