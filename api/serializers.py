@@ -26,7 +26,7 @@ def card_field(**kwargs: Any) -> serializers.RegexField:
 # --- rules ---------------------------------------------------------------------------------------
 
 
-def _option_field(option: dict[str, Any], *, required: bool) -> serializers.Field:
+def _option_field(option: dict[str, Any], *, required: bool) -> serializers.Field[Any, Any, Any, Any]:
     common: dict[str, Any] = {"required": required, "help_text": option.get("help") or ""}
     kind = option["type"]
     if kind == "bool":
@@ -43,11 +43,11 @@ def _option_field(option: dict[str, Any], *, required: bool) -> serializers.Fiel
     return serializers.JSONField(**common)
 
 
-def _rules_serializer(name: str, *, required: bool, doc: str) -> type[serializers.Serializer]:
+def _rules_serializer(name: str, *, required: bool, doc: str) -> type[serializers.Serializer[Any]]:
     fields = {
         option["name"]: _option_field(option, required=required) for option in durak.Rules.describe_options()
     }
-    return type(name, (serializers.Serializer,), {**fields, "__doc__": doc})
+    return type(name, (serializers.Serializer[Any],), {**fields, "__doc__": doc})
 
 
 RulesSerializer = _rules_serializer(
@@ -73,7 +73,7 @@ class RuleOverridesSerializer(_RuleOverridesBase):  # type: ignore[misc,valid-ty
 # --- actions: one member of a union per engine action type ---------------------------------------
 
 
-class _Action(serializers.Serializer):
+class _Action(serializers.Serializer[Any]):
     kind: str = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -177,7 +177,7 @@ LOGGED_ACTIONS: dict[str, type[_Action]] = {
 }
 
 
-class _ActionUnionField(serializers.Field):
+class _ActionUnionField(serializers.Field[dict[str, Any], Any, dict[str, Any], Any]):
     """An engine action without its ``"player"`` (the caller's seat, or ``player`` beside it).
 
     Output keeps only the declared fields of the action's type.
@@ -239,13 +239,13 @@ def without_player(action: dict[str, Any]) -> dict[str, Any]:
 # --- the engine's view ---------------------------------------------------------------------------
 
 
-class LastBoutSerializer(serializers.Serializer):
+class LastBoutSerializer(serializers.Serializer[Any]):
     attacker = serializers.IntegerField()
     defender = serializers.IntegerField()
     result = serializers.ChoiceField(choices=BOUT_RESULTS)
 
 
-class EndSerializer(serializers.Serializer):
+class EndSerializer(serializers.Serializer[Any]):
     reason = serializers.ChoiceField(choices=["cards", "timeout", "resign"])
     player = serializers.IntegerField(allow_null=True, help_text="The fool; null for a draw or a team game.")
     team = serializers.IntegerField(
@@ -253,7 +253,7 @@ class EndSerializer(serializers.Serializer):
     )
 
 
-class EngineViewSerializer(serializers.Serializer):
+class EngineViewSerializer(serializers.Serializer[Any]):
     """``durak.Game.view(seat)``: the caller's own hand and what lies face up, nothing else.
 
     Its list of actions is ``legal_actions`` beside it.
@@ -328,7 +328,7 @@ class EngineViewSerializer(serializers.Serializer):
 # --- games ---------------------------------------------------------------------------------------
 
 
-class TimeControlSerializer(serializers.Serializer):
+class TimeControlSerializer(serializers.Serializer[Any]):
     """Each player's time for each move. ``live``: under an hour a move (the site offers 30 and
     120 seconds); ``correspondence``: an hour or more (3600, 43200, 86400, 259200 and 604800 on
     the site), where vacations and ``pause_weekends`` stop the clock. Any whole number of
@@ -376,7 +376,7 @@ def time_control_of(game: Game) -> dict[str, Any] | None:
     }
 
 
-class SeatSerializer(serializers.Serializer):
+class SeatSerializer(serializers.Serializer[Any]):
     position = serializers.IntegerField(help_text="The engine's player number.")
     username = serializers.CharField(source="user.username")
     awaiting_move = serializers.BooleanField()
@@ -399,7 +399,7 @@ class SeatSerializer(serializers.Serializer):
         return seat.result or None
 
 
-class GameSummarySerializer(serializers.Serializer):
+class GameSummarySerializer(serializers.Serializer[Any]):
     """A game in a list: who sits where, never any card."""
 
     id = serializers.IntegerField()
@@ -419,7 +419,7 @@ class GameSummarySerializer(serializers.Serializer):
         return time_control_of(game)
 
 
-class ResultSerializer(serializers.Serializer):
+class ResultSerializer(serializers.Serializer[Any]):
     reason = serializers.ChoiceField(choices=["cards", "timeout", "resign"])
     loser = serializers.IntegerField(
         allow_null=True, help_text="The fool's seat; null for a draw or a team game."
@@ -428,7 +428,7 @@ class ResultSerializer(serializers.Serializer):
     losing_team = serializers.IntegerField(allow_null=True, help_text="In team games: the team that lost.")
 
 
-class GameDetailSerializer(serializers.Serializer):
+class GameDetailSerializer(serializers.Serializer[Any]):
     """A game as one user sees it. Built from ``games.selectors.GameView``."""
 
     id = serializers.IntegerField(source="game.pk")
@@ -483,7 +483,7 @@ class GameDetailSerializer(serializers.Serializer):
         }
 
 
-class GameCreateSerializer(serializers.Serializer):
+class GameCreateSerializer(serializers.Serializer[Any]):
     preset = serializers.ChoiceField(choices=list(durak.PRESETS), help_text="A rule set: see durak.PRESETS.")
     options = RuleOverridesSerializer(required=False, help_text="Rule options that differ from the preset.")
     players = serializers.IntegerField(min_value=2, help_text="Seats at the table, the creator's included.")
@@ -495,7 +495,7 @@ class GameCreateSerializer(serializers.Serializer):
     )
 
 
-class ActionPostSerializer(serializers.Serializer):
+class ActionPostSerializer(serializers.Serializer[Any]):
     action = ActionField(help_text='One of your legal_actions, without "player".')
     expected_version = serializers.IntegerField(min_value=0, help_text="The game's version you saw.")
 
@@ -503,7 +503,7 @@ class ActionPostSerializer(serializers.Serializer):
 # --- events: what an action led to (``durak.Game.events``), one member per event type ------------
 
 
-class _Event(serializers.Serializer):
+class _Event(serializers.Serializer[Any]):
     kind: str = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -582,9 +582,13 @@ EVENTS: dict[str, type[_Event]] = {
 
 
 @extend_schema_field(
-    PolymorphicProxySerializer(component_name="Event", serializers=EVENTS, resource_type_field_name="type")
+    PolymorphicProxySerializer(
+        component_name="Event",
+        serializers={kind: serializer for kind, serializer in EVENTS.items()},
+        resource_type_field_name="type",
+    )
 )
-class EventField(serializers.Field):
+class EventField(serializers.Field[dict[str, Any], Any, dict[str, Any], Any]):
     """Output only: an engine event with exactly the declared fields of its type."""
 
     def to_representation(self, value: dict[str, Any]) -> dict[str, Any]:
@@ -597,7 +601,7 @@ def public_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [EventField().to_representation(event) for event in events if event.get("type") in EVENTS]
 
 
-class MoveSerializer(serializers.Serializer):
+class MoveSerializer(serializers.Serializer[Any]):
     """One entry of the public log: every card in it was played face up."""
 
     seq = serializers.IntegerField()
@@ -631,27 +635,29 @@ class MoveSerializer(serializers.Serializer):
         return LoggedActionField().to_representation(without_player(move.action))
 
 
-class UserSerializer(serializers.Serializer):
+class UserSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     email = serializers.CharField()
     games_waiting = serializers.IntegerField(help_text="Running games waiting for your move.")
 
 
-class CredentialsSerializer(serializers.Serializer):
+class CredentialsSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
     password = serializers.CharField(style={"input_type": "password"})
 
 
-class TokenSerializer(serializers.Serializer):
+class TokenSerializer(serializers.Serializer[Any]):
     token = serializers.CharField(help_text='Send it as "Authorization: Token <token>".')
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Any]):
     """Every error: a message for people, a code for programs."""
 
     detail = serializers.CharField()
     code = serializers.CharField(help_text="illegal_move, stale_version, not_allowed, wrong_status, ...")
-    errors = serializers.DictField(
+    # A declared field is taken out of the class body by DRF's metaclass, so it does not hide
+    # Serializer.errors at run time; mypy only sees the class attribute.
+    errors = serializers.DictField(  # type: ignore[assignment]
         required=False, help_text="Field -> messages, when the input did not validate."
     )

@@ -16,12 +16,14 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from games import selectors, services
 from games.exceptions import GameNotFound
 from games.models import Game, Move
@@ -53,6 +55,14 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
     return {code: OpenApiResponse(ErrorSerializer) for code in sorted({*codes, 401, 429})}
 
 
+def caller(request: Request) -> User:
+    """The logged-in user of a view behind ``IsAuthenticated`` (the API's default permission)."""
+    user = request.user
+    if not isinstance(user, User):  # only a view that allows anonymous callers gets here
+        raise NotAuthenticated()
+    return user
+
+
 def game_detail_data(request: Request, game_id: int) -> dict[str, Any]:
     game = selectors.game_get(game_id=game_id)
     return dict(GameDetailSerializer(selectors.game_view(game=game, user=request.user)).data)
@@ -82,7 +92,7 @@ class TokenView(APIView):
 class MeView(APIView):
     @extend_schema(responses={200: UserSerializer, **errors()}, tags=["auth"])
     def get(self, request: Request) -> Response:
-        user = request.user
+        user = caller(request)
         waiting = selectors.game_list(user=user, waiting_for_me=True).count()
         return Response(
             UserSerializer(
@@ -91,7 +101,7 @@ class MeView(APIView):
         )
 
 
-class GameListFilters(serializers.Serializer):
+class GameListFilters(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=Game.Status.choices, required=False)
     mine = serializers.BooleanField(required=False, default=False, help_text="Games you have a seat in.")
     waiting_for_me = serializers.BooleanField(
@@ -102,7 +112,7 @@ class GameListFilters(serializers.Serializer):
     )
 
 
-class GameListView(generics.GenericAPIView):
+class GameListView(generics.GenericAPIView[Game]):
     serializer_class = GameSummarySerializer
 
     @extend_schema(
@@ -114,7 +124,7 @@ class GameListView(generics.GenericAPIView):
         """Games, newest first; the filters combine."""
         filters = GameListFilters(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        games = selectors.game_list(user=request.user, **filters.validated_data)
+        games = selectors.game_list(user=caller(request), **filters.validated_data)
         page = self.paginate_queryset(games)
         return self.get_paginated_response(GameSummarySerializer(page, many=True).data)
 
@@ -129,7 +139,7 @@ class GameListView(generics.GenericAPIView):
         body.is_valid(raise_exception=True)
         clock = body.validated_data.get("time_control")
         game = services.game_create(
-            creator=request.user,
+            creator=caller(request),
             preset=body.validated_data["preset"],
             num_players=body.validated_data["players"],
             overrides=body.validated_data.get("options") or {},
@@ -151,7 +161,7 @@ class _SeatActionView(APIView):
     service: Any = None
 
     def post(self, request: Request, game_id: int) -> Response:
-        type(self).service(user=request.user, game_id=game_id)
+        type(self).service(user=caller(request), game_id=game_id)
         return Response(game_detail_data(request, game_id))
 
 
@@ -198,7 +208,7 @@ class GameActionView(APIView):
         body = ActionPostSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         services.make_move(
-            user=request.user,
+            user=caller(request),
             game_id=game_id,
             action=body.validated_data["action"],
             expected_version=body.validated_data["expected_version"],
@@ -206,7 +216,7 @@ class GameActionView(APIView):
         return Response(game_detail_data(request, game_id))
 
 
-class GameMovesView(generics.GenericAPIView):
+class GameMovesView(generics.GenericAPIView[Move]):
     serializer_class = MoveSerializer
 
     @extend_schema(responses={200: MoveSerializer(many=True), **errors(404)}, tags=["games"])
@@ -214,11 +224,11 @@ class GameMovesView(generics.GenericAPIView):
         """The public move log, oldest first."""
         if selectors.game_version(game_id=game_id) is None:
             raise GameNotFound(f"There is no game {game_id}.")
-        page: list[Move] = self.paginate_queryset(selectors.game_moves(game_id=game_id))
+        page = self.paginate_queryset(selectors.game_moves(game_id=game_id))
         return self.get_paginated_response(MoveSerializer(page, many=True).data)
 
 
-class WaitQuery(serializers.Serializer):
+class WaitQuery(serializers.Serializer[Any]):
     version = serializers.IntegerField(min_value=0, help_text="The version you have.")
 
 
