@@ -195,7 +195,13 @@ def lateness(games: int, window: float, *, eta: bool, rearm: bool = True) -> Non
             late.append((move.created_at - deadline).total_seconds() if move else float("inf"))
         late.sort()
         missing = sum(1 for value in late if value == float("inf"))
-        mode = "ETA tasks + sweep" if eta else "every ETA lost, re-armed by the sweep" if rearm else "sweep catch-up only"
+        mode = (
+            "ETA tasks + sweep"
+            if eta
+            else "every ETA lost, re-armed by the sweep"
+            if rearm
+            else "sweep catch-up only"
+        )
         print(
             f"lateness over {games} deadlines within {window:g} s, {mode} (sweep every "
             f"{os.environ.get('TIMEOUT_SWEEP_SECONDS', '5')} s, worker: 4 threads):"
