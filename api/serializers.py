@@ -379,6 +379,7 @@ def time_control_of(game: Game) -> dict[str, Any] | None:
 class SeatSerializer(serializers.Serializer[Any]):
     position = serializers.IntegerField(help_text="The engine's player number.")
     username = serializers.CharField(source="user.username")
+    bot = serializers.BooleanField(source="user.is_bot", help_text="A computer player (issue 11).")
     awaiting_move = serializers.BooleanField()
     deadline = serializers.DateTimeField(
         allow_null=True, help_text="When this player runs out of time for the move awaited; null otherwise."

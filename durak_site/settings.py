@@ -201,6 +201,12 @@ TIMEOUT_ETA_HORIZON_SECONDS = env.int("TIMEOUT_ETA_HORIZON_SECONDS", default=600
 TIMEOUT_SWEEP_HELPERS = env.int("TIMEOUT_SWEEP_HELPERS", default=3)
 # Off only to measure the sweep's catch-up alone (benchmarks/timeouts.py).
 TIMEOUT_SWEEP_REARM = env.bool("TIMEOUT_SWEEP_REARM", default=True)
+# Computer players (issue 11, games.bots): a bot moves this long after the change that gave it
+# the turn, the search bot thinks BOT_SEARCH_SECONDS of CPU a move, and the sweep re-queues a
+# bot's move once a game has waited for it BOT_STALLED_SECONDS (its task was lost).
+BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.5)
+BOT_SEARCH_SECONDS = env.float("BOT_SEARCH_SECONDS", default=1.0)
+BOT_STALLED_SECONDS = env.int("BOT_STALLED_SECONDS", default=30)
 VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=14)
 # The hour (in each user's time zone) after which their daily digest goes out.
 DIGEST_HOUR = env.int("DIGEST_HOUR", default=8)

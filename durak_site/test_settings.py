@@ -9,6 +9,8 @@ import os
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/durak")
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-" + "x" * 40)
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
+os.environ.setdefault("BOT_MOVE_DELAY_SECONDS", "0")
+os.environ.setdefault("BOT_SEARCH_SECONDS", "0.02")
 
 from .settings import *  # noqa: F403
 from .settings import BASE_DIR

@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 
 import durak
+from accounts.models import BOT_LEVELS
 from durak.enchanted import ENCHANTED_STAGES
 
 from .presentation import stage_label
@@ -89,6 +90,13 @@ class GameCreateForm(forms.Form):
     )
     private = forms.BooleanField(
         label="Private", required=False, help_text="Not listed: players join by invitation or share link."
+    )
+    bot_level = forms.ChoiceField(
+        label="Computer players",
+        required=False,
+        choices=[("", "none: people only"), *BOT_LEVELS],
+        help_text="“Play against the computer” fills the other seats with this level at once; "
+        "for an open game, you may later let it take the seats nobody took.",
     )
     enchanted_stage = forms.ChoiceField(
         label="Enchanted cards",

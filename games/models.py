@@ -74,6 +74,12 @@ class Game(models.Model):
     invite_token = models.CharField(
         max_length=32, blank=True, default="", help_text="Secret of the share link that lets anyone join."
     )
+    bot_level = models.CharField(
+        max_length=16,
+        blank=True,
+        default="",
+        help_text="Computer players of this level (accounts.BOT_LEVELS) may take empty seats; empty: people only.",
+    )
 
     class Meta:
         indexes = [

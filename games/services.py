@@ -16,14 +16,14 @@ from django.db import transaction
 from django.utils import timezone
 
 import durak
-from accounts.models import User
+from accounts.models import BOT_LEVELS, User
 from durak.game import SYSTEM_ACTION_TYPES
 from notifications import services as notifications
 from replays.fairness import deal_hash
 from stats import ledger as stats_ledger
 from stats import services as stats
 
-from . import tasks, timeouts
+from . import bots, tasks, timeouts
 from .exceptions import (
     GameNotFound,
     IllegalMove,
@@ -55,6 +55,7 @@ def _game_changed(game: Game) -> None:
     game_id, version = game.pk, game.version
     transaction.on_commit(lambda: tasks.game_changed.delay(game_id, version))
     timeouts.schedule_timeout(game)
+    bots.schedule_bot_move(game)
 
 
 def build_rules(*, preset: str, overrides: Mapping[str, Any] | None = None) -> durak.Rules:
@@ -81,6 +82,7 @@ def game_create(
     private: bool = False,
     dealer: int | None = None,
     first_game: bool = True,
+    bot_level: str = "",
 ) -> Game:
     """Open a new game with its creator in seat 0.
 
@@ -91,7 +93,8 @@ def game_create(
     ``move_time``: each player's time for each move (None: no time control);
     ``pause_weekends`` stops correspondence clocks (an hour a move or more) on each
     player's Saturday and Sunday. A ``private`` game is not listed in the lobby: seats are
-    taken by invitation (``game_invite``) or through its share link.
+    taken by invitation (``game_invite``) or through its share link. ``bot_level`` lets
+    computer players of that level take empty seats (``games.bots.game_fill_with_bots``).
 
     ``deal`` stacks the cards instead of shuffling (for tests and scenarios):
     ``{"hands": [[...], ...], "stock": [...], "dealer": 0, "first_attacker": None,
@@ -109,6 +112,8 @@ def game_create(
             raise InvalidRules("A stacked deal needs one hand per player.")
     if move_time is not None and not MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME:
         raise InvalidRules("The time for a move must be between one second and thirty days.")
+    if bot_level and bot_level not in dict(BOT_LEVELS):
+        raise InvalidRules(f"Unknown computer level {bot_level!r}.")
     if deal is not None:
         try:
             _engine_from_deal(rules, deal)
@@ -128,6 +133,7 @@ def game_create(
         invite_token=secrets.token_urlsafe(16),
         dealer=dealer or 0,
         first_game=first_game if dealer is not None else True,
+        bot_level=bot_level,
     )
     Seat.objects.create(game=game, user=creator, position=0)
     return game

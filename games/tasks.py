@@ -36,6 +36,20 @@ def apply_timeout(self, game_id: int, version: int) -> None:  # type: ignore[no-
         raise self.retry(exc=error) from error
 
 
+@shared_task(bind=True, ignore_result=True, max_retries=3, default_retry_delay=1)
+def bot_move(self, game_id: int, version: int) -> None:  # type: ignore[no-untyped-def]
+    """A computer player's move in a game still at ``version`` (``games.bots.bot_play``); a task
+    for an old version does nothing."""
+    from django.db import OperationalError
+
+    from .bots import bot_play
+
+    try:
+        bot_play(game_id=game_id, version=version)
+    except OperationalError as error:
+        raise self.retry(exc=error) from error
+
+
 #: A sweep that finds this many games or more overdue queues a helper for each such share.
 SWEEP_HELPER_SHARE = 20
 
@@ -44,13 +58,15 @@ SWEEP_HELPER_SHARE = 20
 def sweep_deadlines() -> None:
     """Run by beat every ``TIMEOUT_SWEEP_SECONDS``: re-arm the deadlines due before the next
     sweep, apply every overdue timeout (fanned out to up to ``TIMEOUT_SWEEP_HELPERS`` helper
-    tasks when many are due at once), and write the time warnings."""
+    tasks when many are due at once), write the time warnings, and re-queue computer players'
+    lost moves (``games.bots.requeue_stalled``)."""
     from datetime import timedelta
 
     from django.conf import settings
 
     from notifications.services import send_time_warnings
 
+    from .bots import requeue_stalled
     from .services import count_expired, sweep_expired
     from .timeouts import arm_upcoming
 
@@ -63,6 +79,7 @@ def sweep_deadlines() -> None:
         sweep_timeouts.apply_async(expires=settings.TIMEOUT_SWEEP_SECONDS)
     applied = sweep_expired()
     warned = send_time_warnings()
+    requeue_stalled()
     if applied or warned:
         logger.info(
             "sweep: %s timeout(s) applied (%s helper(s)), %s deadline(s) re-armed, %s warning(s) written",

@@ -95,7 +95,13 @@ def set_deadlines(game: Game, seats: Iterable[Seat], *, now: datetime, restart: 
     """
     earliest: datetime | None = None
     for seat in seats:
-        if not seat.awaiting_move or game.move_time is None or game.status != Game.Status.ACTIVE:
+        # A computer player has no clock: it is never timed out (games.bots re-queues a lost move).
+        if (
+            not seat.awaiting_move
+            or game.move_time is None
+            or game.status != Game.Status.ACTIVE
+            or seat.user.is_bot
+        ):
             seat.turn_started_at = seat.deadline = seat.warn_at = None
             continue
         fresh = restart or seat.turn_started_at is None

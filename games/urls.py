@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/<int:game_id>/join/", views.game_join, name="join"),
     path("games/<int:game_id>/leave/", views.game_leave, name="leave"),
     path("games/<int:game_id>/start/", views.game_start, name="start"),
+    path("games/<int:game_id>/fill-with-bots/", views.game_fill_with_bots, name="fill_with_bots"),
     path("games/<int:game_id>/invite/", views.game_invite, name="invite"),
     path("games/<int:game_id>/join/<str:token>/", views.game_join_link, name="join_link"),
     path("vacation/", views.vacation_take, name="vacation"),

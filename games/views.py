@@ -20,10 +20,10 @@ import durak
 from accounts.models import User
 from durak.enchanted import ENCHANTED_STAGES
 
-from . import selectors, services, timeouts
-from .exceptions import GameError, GameNotFound
+from . import bots, selectors, services, timeouts
+from .exceptions import GameError, GameNotFound, InvalidRules
 from .forms import GameCreateForm
-from .models import Game
+from .models import Game, Seat
 from .presentation import build_table, enchanted_rules, stage_label
 
 
@@ -86,16 +86,22 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
     if form.is_valid():
         overrides = form.overrides()
         if form.is_valid():
+            options: dict[str, Any] = {
+                "preset": form.cleaned_data["preset"],
+                "num_players": form.cleaned_data["num_players"],
+                "overrides": overrides,
+                "move_time": form.move_time(),
+                "pause_weekends": form.cleaned_data.get("pause_weekends") or False,
+                "private": form.cleaned_data.get("private") or False,
+            }
+            level = form.cleaned_data.get("bot_level") or ""
             try:
-                game = services.game_create(
-                    creator=_player(request),
-                    preset=form.cleaned_data["preset"],
-                    num_players=form.cleaned_data["num_players"],
-                    overrides=overrides,
-                    move_time=form.move_time(),
-                    pause_weekends=form.cleaned_data.get("pause_weekends") or False,
-                    private=form.cleaned_data.get("private") or False,
-                )
+                if request.POST.get("against") == "computer":
+                    if not level:
+                        raise InvalidRules("Choose how strong the computer players are.")
+                    game = bots.game_against_computer(creator=_player(request), level=level, **options)
+                else:
+                    game = services.game_create(creator=_player(request), bot_level=level, **options)
             except GameError as error:
                 form.add_error(None, error.message)
             else:
@@ -110,6 +116,10 @@ def _get_game(game_id: int) -> Game:
         raise Http404("No such game.") from None
 
 
+def _seat_name(seat: Seat) -> str:
+    return f"{seat.user.username} (computer)" if seat.user.is_bot else seat.user.username
+
+
 def _render_game(
     request: HtmxHttpRequest, game_id: int, *, error: str = "", status: int = 200, visit: bool = False
 ) -> HttpResponse:
@@ -120,7 +130,7 @@ def _render_game(
     seats = list(game.seats.all())
     table = None
     if seen.view is not None:
-        names = {seat.position: seat.user.username for seat in seats}
+        names = {seat.position: _seat_name(seat) for seat in seats}
         table = build_table(seen.view, names, seen.position)
     context: dict[str, Any] = {
         "game": game,
@@ -133,6 +143,13 @@ def _render_game(
             request.user.is_authenticated
             and seen.seat is None
             and game.status == Game.Status.OPEN
+            and len(seats) < game.num_players
+        ),
+        "can_fill_with_bots": (
+            request.user.is_authenticated
+            and game.status == Game.Status.OPEN
+            and request.user.pk == game.creator_id
+            and bool(game.bot_level)
             and len(seats) < game.num_players
         ),
         "can_start": (
@@ -262,3 +279,9 @@ def game_leave(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @login_required
 def game_start(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _seat_action(request, game_id, services.game_start, "The cards are dealt.")
+
+
+@require_POST
+@login_required
+def game_fill_with_bots(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    return _seat_action(request, game_id, bots.game_fill_with_bots, "Computer players took the empty seats.")

@@ -91,9 +91,10 @@ def head_to_head(*, me: User, other: User) -> HeadToHead:
 
 
 def leaderboard(*, mode: str = Mode.THROW_IN, players: int = 0, limit: int = 100) -> QuerySet[Rating]:
-    """Rated players of a mode (and number of players; 0: all), best conservative rating first."""
+    """Rated people of a mode (and number of players; 0: all), best conservative rating first;
+    computer players keep ratings but are not listed."""
     return (
-        Rating.objects.filter(mode=mode, players=players, games__gt=0)
+        Rating.objects.filter(mode=mode, players=players, games__gt=0, user__is_bot=False)
         .select_related("user")
         .order_by("-ordinal", "-games", "user_id")[:limit]
     )
@@ -115,10 +116,11 @@ class FarmingSuspect:
 
 def farming_suspects() -> list[FarmingSuspect]:
     """Pairs who play each other far more than anyone else, with one side nearly always the fool:
-    possible rating farming, for moderators. Two queries."""
+    possible rating farming, for moderators. Two queries. Pairs with a computer player are left
+    out: losing to a bot on purpose lifts nobody's rating but the bot's."""
     threshold = ExpressionWrapper(F("games") * FARMING_FOOL_SHARE, output_field=FloatField())
     candidates = list(
-        PairStats.objects.filter(games__gte=FARMING_MIN_GAMES)
+        PairStats.objects.filter(games__gte=FARMING_MIN_GAMES, low__is_bot=False, high__is_bot=False)
         .annotate(threshold=threshold)
         .filter(Q(low_fools__gte=F("threshold")) | Q(high_fools__gte=F("threshold")))
         .select_related("low", "high")
