@@ -100,6 +100,8 @@ def game_changed(
 
     def send(seat: Seat, kind: str, text: str) -> None:
         user = users[seat.user_id]
+        if user.is_bot:  # a computer player reads no notifications
+            return
         notify(user=user, kind=kind, text=text, game=game, prefs=prefs.get(user.pk) or Preferences(user=user))
 
     if started:

@@ -15,6 +15,7 @@ from accounts.models import User
 from games import bots, services
 from games.exceptions import NotAllowed
 from games.models import Game, Move
+from notifications.models import Notification
 from stats import selectors as stats_selectors
 from stats.models import PairStats, Rating
 from tests.factories import LONGER_DEAL, GameFactory, UserFactory
@@ -110,6 +111,8 @@ def test_a_game_against_the_computer_seats_the_human_first_and_starts_at_once(us
     seats = list(game.seats.select_related("user"))
     assert [(s.position, s.user.is_bot) for s in seats] == [(0, False), (1, True), (2, True)]
     assert {s.user.bot_level for s in seats[1:]} == {"rules"}
+    assert Notification.objects.filter(user__is_bot=True).count() == 0  # bots read none
+    assert Notification.objects.filter(user=user).exists()
 
 
 def test_only_the_creator_fills_an_open_game_that_allows_bots(user: User) -> None:
