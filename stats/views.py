@@ -1,6 +1,7 @@
 """Profile, leaderboard and the moderators' rating-farming list: thin views over selectors."""
 
 from django.contrib.admin.views.decorators import staff_member_required
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
@@ -28,7 +29,8 @@ def sparkline(values: list[float], *, width: int = 320, height: int = 64) -> str
 
 @require_GET
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    user = User.objects.filter(username=username, is_active=True).first()
+    # Computer players are inactive accounts (nobody logs in as one) but have a profile.
+    user = User.objects.filter(Q(is_active=True) | Q(is_bot=True), username=username).first()
     if user is None:
         raise Http404("No such player.")
     data = selectors.profile(user=user)
