@@ -114,8 +114,10 @@ def wait_until(condition: Callable[[], Any], timeout: float, what: str, interval
 
 
 def _redis_db(worker_id: str) -> int:
-    if os.environ.get("TEST_REDIS_DB"):  # engineers sharing one Redis each pick their own
-        return int(os.environ["TEST_REDIS_DB"])
+    if os.environ.get("TEST_REDIS_DB"):  # engineers sharing one Redis each pick their own base
+        return int(os.environ["TEST_REDIS_DB"]) + (
+            0 if worker_id == "master" else int(worker_id.removeprefix("gw") or 0)
+        )
     return 9 if worker_id == "master" else 10 + int(worker_id.removeprefix("gw") or 0) % 6
 
 
