@@ -138,9 +138,20 @@ class ReadOnly:
         return False
 
 
-def _mute(modeladmin: Any, request: HttpRequest, users: Callable[[Any], Any], queryset: QuerySet[Any]) -> Any:
+def _sanction(
+    modeladmin: Any,
+    request: HttpRequest,
+    users: Callable[[Any], Any],
+    queryset: QuerySet[Any],
+    *,
+    sanction: Callable[..., Any],
+    title: str,
+    done: str,
+) -> Any:
+    """Ask for a duration and a reason, then apply ``sanction`` to the user of each row."""
+
     def perform(obj: Any, form: Any) -> None:
-        services.user_mute(
+        sanction(
             moderator=_user(request),
             user=users(obj),
             duration=form.duration_value(),
@@ -148,35 +159,27 @@ def _mute(modeladmin: Any, request: HttpRequest, users: Callable[[Any], Any], qu
         )
 
     return _form_action(
-        modeladmin,
-        request,
-        queryset,
-        form_class=SanctionForm,
-        title="Mute in chat",
-        done="Muted",
-        perform=perform,
+        modeladmin, request, queryset, form_class=SanctionForm, title=title, done=done, perform=perform
+    )
+
+
+def _mute(modeladmin: Any, request: HttpRequest, users: Callable[[Any], Any], queryset: QuerySet[Any]) -> Any:
+    return _sanction(
+        modeladmin, request, users, queryset, sanction=services.user_mute, title="Mute in chat", done="Muted"
     )
 
 
 def _suspend(
     modeladmin: Any, request: HttpRequest, users: Callable[[Any], Any], queryset: QuerySet[Any]
 ) -> Any:
-    def perform(obj: Any, form: Any) -> None:
-        services.user_suspend(
-            moderator=_user(request),
-            user=users(obj),
-            duration=form.duration_value(),
-            reason=form.cleaned_data["reason"],
-        )
-
-    return _form_action(
+    return _sanction(
         modeladmin,
         request,
+        users,
         queryset,
-        form_class=SanctionForm,
+        sanction=services.user_suspend,
         title="Suspend (no log-in, no play, no API; running games resigned)",
         done="Suspended",
-        perform=perform,
     )
 
 
