@@ -386,10 +386,6 @@ class Game:
 
     # --- throwing in -------------------------------------------------------------------------
 
-    def _table_ranks(self) -> set[str]:
-        """The ranks on the table (kept up to date by ``_place``; do not change the set)."""
-        return self.ranks
-
     def _may_throw_in(self, player: int) -> bool:
         """Whether ``player`` is entitled to add cards to the running bout at this moment."""
         defender = self.defender
@@ -642,7 +638,7 @@ class Game:
         assert self.limit is not None
         if len(self.table) >= self.limit:
             raise IllegalAction(f"the bout already has its limit of {self.limit} attack cards")
-        ranks = self._table_ranks()
+        ranks = self.ranks
         if card[:-1] not in ranks and not self._enchants(card, "9"):
             raise IllegalAction(f"{card} cannot be thrown in: only ranks already on the table")
         if player in self.passed:

@@ -206,15 +206,6 @@ class Rules:
             raise RulesError(f"unknown option {', '.join(sorted(unknown))}")
         return cls(**data)
 
-    def overrides_of(self, preset: str) -> dict[str, Any]:
-        """The options that differ from ``preset``: what to store beside the preset's name.
-
-        >>> Rules.preset("classic", transfer=True).overrides_of("classic")
-        {'transfer': True}
-        """
-        base = Rules.preset(preset).to_dict()
-        return {key: value for key, value in self.to_dict().items() if base[key] != value}
-
     @classmethod
     def describe_options(cls) -> list[dict[str, Any]]:
         """Every option with its type, choices, default and help text, for building forms."""
