@@ -82,6 +82,7 @@ def serve(args: list[str]) -> int:
     host = env.setdefault("HOST", "127.0.0.1")
     database = env.get("DATABASE_URL", "SQLite (db.sqlite3)")
     broker = env.get("CELERY_BROKER_URL", "filesystem:// (.celery/)")
+    run(python, "-m", "durak_site.catalogues", env=env)
     run(python, "manage.py", "migrate", "--noinput", env=env)
     run(python, "manage.py", "create_demo_admin", env=env)
     print(
@@ -104,12 +105,39 @@ def test(args: list[str]) -> int:
     env.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/durak")
     workers = env.get("PYTEST_WORKERS", "2")
     xdist = ["-n", workers] if workers not in ("", "0", "1") else []
+    run(python, "-m", "durak_site.catalogues", env=env)
     print(f"Running the tests against {env['DATABASE_URL']} ...", flush=True)
     return subprocess.run([python, "-m", "pytest", *xdist, *args], cwd=ROOT, env=env).returncode
 
 
+#: Where each part's translatable strings live: the project catalogue (``locale/``: the shared
+#: templates, the rules engine's messages and the settings) and one catalogue per Django app.
+MESSAGE_PARTS = ("accounts", "api", "chat", "games", "guide", "moderation", "notifications", "replays", "series", "stats")
+
+
+def messages(args: list[str]) -> int:
+    """Extract the translatable strings into the Russian and English catalogues (needs GNU
+    gettext's xgettext): ``python3 dev.py messages [project|<app> ...]``, all parts by default."""
+    python = python_with_dependencies(("test",))
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="durak_site.settings", DEBUG="true", PYTHONPATH=str(ROOT))
+    parts = args or ["project", *MESSAGE_PARTS]
+    command = [python, "-m", "django", "makemessages", "-l", "ru", "-l", "en", "-e", "html,txt,py",
+               "--add-location", "file", "--no-obsolete"]
+    for part in parts:
+        if part == "project":
+            ignores = [f"--ignore={name}/*" for name in (*MESSAGE_PARTS, "tests", "benchmarks", "examples", ".venv", "staticfiles")]
+            subprocess.run([*command, *ignores], cwd=ROOT, env=env, check=True)
+        elif part in MESSAGE_PARTS:
+            (ROOT / part / "locale").mkdir(exist_ok=True)
+            subprocess.run([*command, "--ignore=migrations/*"], cwd=ROOT / part, env=env, check=True)
+        else:
+            print(f"unknown part {part!r}: use project or one of {', '.join(MESSAGE_PARTS)}")
+            return 2
+    return 0
+
+
 def main() -> int:
-    commands = {"serve": serve, "test": test}
+    commands = {"serve": serve, "test": test, "messages": messages}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print(__doc__.strip())
         return 2

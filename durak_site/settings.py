@@ -124,10 +124,11 @@ AUTHENTICATION_BACKENDS = [
     "moderation.backends.AllauthBackend",
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
 TIME_ZONE = env.str("TIME_ZONE", default="UTC")
 USE_I18N = True
-LANGUAGES = [("en", "English"), ("ru", "Russian")]
+LANGUAGES = [("en", "English"), ("ru", "Русский")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -4,6 +4,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switcher posts here
     path("api/", include("api.urls")),
     path("notifications/", include("notifications.urls")),
     path("reports/", include("moderation.urls")),
