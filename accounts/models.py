@@ -32,6 +32,21 @@ class User(AbstractUser):
         help_text="Deadlines are shown, and vacation days and weekends counted, in this zone.",
     )
 
+    four_colour_deck = models.BooleanField(
+        default=False,
+        help_text="Diamonds blue and clubs green, so every suit has its own colour.",
+    )
+    confirm_moves = models.CharField(
+        max_length=16,
+        choices=[
+            ("correspondence", "In correspondence games"),
+            ("always", "Always"),
+            ("never", "Never"),
+        ],
+        default="correspondence",
+        help_text="Ask before a move is sent, so a slip of the thumb costs nothing.",
+    )
+
     is_bot = models.BooleanField(
         default=False,
         help_text="A computer player (games.bots): no password, cannot log in, kept off the leaderboard.",

@@ -17,4 +17,4 @@ class PreferencesForm(forms.ModelForm):  # type: ignore[type-arg]
 class TimeZoneForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = User
-        fields = ["display_name", "language", "time_zone"]
+        fields = ["display_name", "language", "time_zone", "four_colour_deck", "confirm_moves"]
