@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "accounts",
     "games",
+    "guide",
     "notifications",
     "stats",
     "series",

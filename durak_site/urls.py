@@ -15,5 +15,6 @@ urlpatterns = [
     path("", include("stats.urls")),
     path("", include("series.urls")),
     path("", include("replays.urls")),
+    path("", include("guide.urls")),
     path("", include("games.urls")),
 ]

@@ -17,5 +17,4 @@ urlpatterns = [
     path("games/<int:game_id>/invite/", views.game_invite, name="invite"),
     path("games/<int:game_id>/join/<str:token>/", views.game_join_link, name="join_link"),
     path("vacation/", views.vacation_take, name="vacation"),
-    path("rules/", views.rules, name="rules"),
 ]

@@ -16,7 +16,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
-import durak
 from accounts.models import User
 from durak.enchanted import ENCHANTED_STAGES
 
@@ -24,7 +23,7 @@ from . import bots, selectors, services, timeouts
 from .exceptions import GameError, GameNotFound, InvalidRules
 from .forms import GameCreateForm
 from .models import Game, Seat
-from .presentation import build_table, enchanted_rules, stage_label
+from .presentation import build_table
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -52,26 +51,6 @@ def _lobby(request: HtmxHttpRequest, form: GameCreateForm, status: int = 200) ->
         "enchanted_stages": {stage: list(ranks) for stage, ranks in ENCHANTED_STAGES.items()},
     }
     return render(request, "games/lobby.html", context, status=status)
-
-
-TEAM_KINDS = {"partners": "the Full rules' partners,", "black_book": "the Black Book's team durak,"}
-
-
-@require_GET
-def rules(request: HttpRequest) -> HttpResponse:
-    """The rules page: team games and every enchanted card's effect, in the engine's words."""
-    teams = next(option for option in durak.Rules.describe_options() if option["name"] == "teams")
-    context = {
-        "enchanted": enchanted_rules(),
-        "stages": [stage_label(stage) for stage in ENCHANTED_STAGES],
-        "teams_help": teams["help"],
-        "team_counts": [
-            f"{TEAM_KINDS.get(kind, kind)} {' or '.join(map(str, durak.Rules(teams=kind).player_counts()))} players"
-            for kind in teams["choices"]
-            if kind != "none"
-        ],
-    }
-    return render(request, "games/rules.html", context)
 
 
 @require_GET

@@ -260,7 +260,7 @@ def test_an_enchanted_game_shows_its_cards_and_is_played_to_the_end_without_java
 
 
 def test_the_rules_page_explains_every_enchanted_effect_in_the_engines_words() -> None:
-    response = Client().get(reverse("games:rules"))
+    response = Client().get(reverse("guide:index"))
     assert response.status_code == 200
     text = text_of(response.content.decode())
     for rank in durak.enchanted.ENCHANTABLE_RANKS:
