@@ -185,7 +185,7 @@ def _as_value(value: Any) -> Any:
 
 def player_range(preset: str) -> str:
     counts = durak.Rules.preset(preset).player_counts()
-    return f"{counts[0]}–{counts[-1]}" if len(counts) > 1 else str(counts[0])
+    return f"{counts[0]}\u2013{counts[-1]}" if len(counts) > 1 else str(counts[0])
 
 
 @dataclass(frozen=True)
