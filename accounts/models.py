@@ -3,60 +3,76 @@ import zoneinfo
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
-        raise ValidationError(f"{value!r} is not a time zone (e.g. Europe/Moscow).")
+        raise ValidationError(
+            _("%(value)r is not a time zone (e.g. Europe/Moscow)."), code="time_zone", params={"value": value}
+        )
 
 
 #: Languages a player may choose for the site's own texts (Django's and allauth's are translated).
 LANGUAGES = [("en", "English"), ("ru", "Русский")]
 
 #: Computer players' levels: durak.bots.RandomBot, RuleBot and SearchBot.
-BOT_LEVELS = [("random", "beginner (random)"), ("rules", "rule of thumb"), ("search", "search (strongest)")]
+BOT_LEVELS = [
+    ("random", _("beginner (random)")),
+    ("rules", _("rule of thumb")),
+    ("search", _("search (strongest)")),
+]
 
 
 class User(AbstractUser):
     """A player. Its own model from the first migration, so fields can be added later."""
 
     display_name = models.CharField(
-        max_length=40, blank=True, default="", help_text="Shown on profiles and leaderboards instead of the user name."
+        _("display name"),
+        max_length=40,
+        blank=True,
+        default="",
+        help_text=_("Shown on profiles and leaderboards instead of the user name."),
     )
-    language = models.CharField(max_length=8, choices=LANGUAGES, default="en")
+    #: Set from the browser's language at sign-up (``accounts.signals``), then by the settings
+    #: page and the header's language switcher.
+    language = models.CharField(_("language"), max_length=8, choices=LANGUAGES, default="en")
 
     time_zone = models.CharField(
+        _("time zone"),
         max_length=64,
         default="UTC",
         validators=[validate_time_zone],
-        help_text="Deadlines are shown, and vacation days and weekends counted, in this zone.",
+        help_text=_("Deadlines are shown, and vacation days and weekends counted, in this zone."),
     )
 
     four_colour_deck = models.BooleanField(
+        _("four-colour deck"),
         default=False,
-        help_text="Diamonds blue and clubs green, so every suit has its own colour.",
+        help_text=_("Diamonds blue and clubs green, so every suit has its own colour."),
     )
     confirm_moves = models.CharField(
+        _("confirm moves"),
         max_length=16,
         choices=[
-            ("correspondence", "In correspondence games"),
-            ("always", "Always"),
-            ("never", "Never"),
+            ("correspondence", _("In correspondence games")),
+            ("always", _("Always")),
+            ("never", _("Never")),
         ],
         default="correspondence",
-        help_text="Ask before a move is sent, so a slip of the thumb costs nothing.",
+        help_text=_("Ask before a move is sent, so a slip of the thumb costs nothing."),
     )
 
     is_bot = models.BooleanField(
         default=False,
-        help_text="A computer player (games.bots): no password, cannot log in, kept off the leaderboard.",
+        help_text=_("A computer player (games.bots): no password, cannot log in, kept off the leaderboard."),
     )
     bot_level = models.CharField(
         max_length=16,
         blank=True,
         default="",
         choices=BOT_LEVELS,
-        help_text="Which durak.bots player moves for this account; empty for people.",
+        help_text=_("Which durak.bots player moves for this account; empty for people."),
     )
 
     def __str__(self) -> str:

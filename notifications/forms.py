@@ -15,6 +15,8 @@ class PreferencesForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 class TimeZoneForm(forms.ModelForm):  # type: ignore[type-arg]
+    """The player's own settings; labels and help texts come from ``accounts.User``'s fields."""
+
     class Meta:
         model = User
         fields = ["display_name", "language", "time_zone", "four_colour_deck", "confirm_moves"]

@@ -5,26 +5,32 @@ A ``Notification`` row is written in the same transaction as the change it repor
 Celery task, and ``emailed_at`` records that it went out.
 """
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Kind(models.TextChoices):
-    YOUR_MOVE = "your_move", "your move"
-    GAME_STARTED = "game_started", "game started"
-    INVITED = "invited", "invitation"
-    GAME_FINISHED = "game_finished", "game finished"
-    TIME_LOW = "time_low", "time almost up"
+    YOUR_MOVE = "your_move", _("your move")
+    GAME_STARTED = "game_started", _("game started")
+    INVITED = "invited", _("invitation")
+    GAME_FINISHED = "game_finished", _("game finished")
+    TIME_LOW = "time_low", _("time almost up")
 
 
 class Notification(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
-    kind = models.CharField(max_length=16, choices=Kind.choices)
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    text = models.CharField(max_length=300)
-    created_at = models.DateTimeField(auto_now_add=True)
-    read_at = models.DateTimeField(null=True, blank=True)
-    emailed_at = models.DateTimeField(null=True, blank=True)
+    #: The English sentence at the time of writing (the admin's column); readers get ``message``.
+    text = models.CharField(_("text"), max_length=300)
+    #: The facts the sentence is made from, in each reader's language (``notifications.messages``).
+    params = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    read_at = models.DateTimeField(_("read"), null=True, blank=True)
+    emailed_at = models.DateTimeField(_("emailed"), null=True, blank=True)
 
     class Meta:
         indexes = [
@@ -34,9 +40,30 @@ class Notification(models.Model):
             ),
         ]
         ordering = ["-created_at", "-pk"]
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} for {self.user}: {self.text}"
+
+    @property
+    def message(self) -> str:
+        """The sentence in the active language (the reader's), their time zone for deadlines."""
+        from .messages import notification_text
+
+        if not self.params:
+            return self.text
+        return notification_text(self.kind, self.params, self.user)
+
+    def set_params(self, params: dict[str, Any]) -> None:
+        """The facts and their English sentence, as written."""
+        from django.utils import translation
+
+        from .messages import notification_text
+
+        self.params = params
+        with translation.override("en"):
+            self.text = notification_text(self.kind, params, self.user)[:300]
 
 
 class Preferences(models.Model):
@@ -44,26 +71,30 @@ class Preferences(models.Model):
     row has the defaults."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="notification_preferences"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="notification_preferences",
     )
-    web_your_move = models.BooleanField("your move: on the site", default=True)
-    email_your_move = models.BooleanField("your move: by email", default=True)
-    web_game_started = models.BooleanField("game started: on the site", default=True)
-    email_game_started = models.BooleanField("game started: by email", default=True)
-    web_invited = models.BooleanField("invitation: on the site", default=True)
-    email_invited = models.BooleanField("invitation: by email", default=True)
-    web_game_finished = models.BooleanField("game finished: on the site", default=True)
-    email_game_finished = models.BooleanField("game finished: by email", default=True)
-    web_time_low = models.BooleanField("time almost up: on the site", default=True)
-    email_time_low = models.BooleanField("time almost up: by email", default=True)
+    web_your_move = models.BooleanField(_("your move: on the site"), default=True)
+    email_your_move = models.BooleanField(_("your move: by email"), default=True)
+    web_game_started = models.BooleanField(_("game started: on the site"), default=True)
+    email_game_started = models.BooleanField(_("game started: by email"), default=True)
+    web_invited = models.BooleanField(_("invitation: on the site"), default=True)
+    email_invited = models.BooleanField(_("invitation: by email"), default=True)
+    web_game_finished = models.BooleanField(_("game finished: on the site"), default=True)
+    email_game_finished = models.BooleanField(_("game finished: by email"), default=True)
+    web_time_low = models.BooleanField(_("time almost up: on the site"), default=True)
+    email_time_low = models.BooleanField(_("time almost up: by email"), default=True)
     daily_digest = models.BooleanField(
-        "one daily email listing the games waiting for me, instead of an email per game",
+        _("one daily email listing the games waiting for me, instead of an email per game"),
         default=False,
     )
-    digest_sent_on = models.DateField(null=True, blank=True, help_text="Local date of the last digest.")
+    digest_sent_on = models.DateField(null=True, blank=True, help_text=_("Local date of the last digest."))
 
     class Meta:
-        verbose_name_plural = "preferences"
+        verbose_name = _("notification preferences")
+        verbose_name_plural = _("notification preferences")
 
     def __str__(self) -> str:
         return f"notification preferences of {self.user_id}"

@@ -16,17 +16,22 @@ decides under locks whether it is still worth sending:
 import logging
 from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import ngettext
 
 from accounts.models import User
+from durak_site.celery import publish_on_commit
 from games.models import Game, Seat
 
+from . import messages
+from .messages import format_local
 from .models import Kind, Notification, Preferences
 
 logger = logging.getLogger(__name__)
@@ -44,14 +49,25 @@ def game_url(game_id: int) -> str:
 def _queue_email(notification_id: int) -> None:
     from . import tasks
 
-    transaction.on_commit(lambda: tasks.send_notification_email.delay(notification_id))
+    publish_on_commit(
+        lambda: tasks.send_notification_email.delay(notification_id),
+        f"send_notification_email({notification_id})",
+    )
 
 
 def notify(
-    *, user: User, kind: str, text: str, game: Game | None = None, prefs: Preferences | None = None
+    *,
+    user: User,
+    kind: str,
+    params: dict[str, Any],
+    game: Game | None = None,
+    prefs: Preferences | None = None,
 ) -> Notification | None:
     """Record one notification as the user's preferences want it: under the bell, by email,
-    both or neither. An email-only one is stored already read (it keeps the email's record)."""
+    both or neither. An email-only one is stored already read (it keeps the email's record).
+
+    ``params`` are the facts its sentence is made from (``notifications.messages``), so each
+    reader gets it in their own language whenever they read it."""
     prefs = prefs or preferences_for(user)
     web = prefs.wants_web(kind)
     email = prefs.wants_email(kind) and not (kind == Kind.YOUR_MOVE and prefs.daily_digest)
@@ -65,29 +81,28 @@ def notify(
             user=user, game=game, kind=kind, read_at__isnull=True
         ).first()
         if notification is not None:
-            notification.text = text
+            notification.set_params(params)
             notification.created_at = now
-            notification.save(update_fields=["text", "created_at"])
+            notification.save(update_fields=["text", "params", "created_at"])
     if notification is None:
-        notification = Notification.objects.create(
-            user=user, kind=kind, game=game, text=text, read_at=None if web else now
-        )
+        notification = Notification(user=user, kind=kind, game=game, read_at=None if web else now)
+        notification.set_params(params)
+        notification.save()
     if email and user.email:
         _queue_email(notification.pk)
     return notification
 
 
-def _result_text(game: Game, seat: Seat, names: dict[int, str]) -> str:
+def _result_params(game: Game, seat: Seat, names: dict[int, str]) -> dict[str, Any]:
     end = (game.state or {}).get("end") or {}
     loser = end.get("player")
-    how = {"timeout": " ran out of time", "resign": " resigned"}.get(end.get("reason", ""), "")
+    how = end.get("reason", "") if end.get("reason") in ("timeout", "resign") else ""
     if seat.result == Seat.Result.FOOL:
-        return f"Game {game.pk} is over: you are the fool" + (f" (you{how})." if how else ".")
+        return {"game": game.pk, "result": "fool", "how": how}
     if seat.result == Seat.Result.DRAW:
-        return f"Game {game.pk} is over: a draw, nobody is the fool."
-    fool = names.get(loser) if loser is not None else None
-    about_fool = f" {fool}{how} and is the fool." if fool and how else (f" {fool} is the fool." if fool else "")
-    return f"Game {game.pk} is over: you are not the fool.{about_fool}"
+        return {"game": game.pk, "result": "draw"}
+    fool = names.get(loser, "") if loser is not None else ""
+    return {"game": game.pk, "result": "not_fool", "how": how, "fool": fool}
 
 
 def game_changed(
@@ -98,25 +113,28 @@ def game_changed(
     users = {seat.user_id: seat.user for seat in seats}
     prefs = {p.user_id: p for p in Preferences.objects.filter(user_id__in=users)}
 
-    def send(seat: Seat, kind: str, text: str) -> None:
+    def send(seat: Seat, kind: str, params: dict[str, Any]) -> None:
         user = users[seat.user_id]
         if user.is_bot:  # a computer player reads no notifications
             return
-        notify(user=user, kind=kind, text=text, game=game, prefs=prefs.get(user.pk) or Preferences(user=user))
+        notify(
+            user=user, kind=kind, params=params, game=game, prefs=prefs.get(user.pk) or Preferences(user=user)
+        )
 
     if started:
         for seat in seats:
-            send(seat, Kind.GAME_STARTED, f"Game {game.pk} has started: the cards are dealt.")
+            send(seat, Kind.GAME_STARTED, {"game": game.pk})
     if finished:
         names = {seat.position: users[seat.user_id].username for seat in seats}
         for seat in seats:
-            send(seat, Kind.GAME_FINISHED, _result_text(game, seat, names))
+            send(seat, Kind.GAME_FINISHED, _result_params(game, seat, names))
         return
     for seat in newly_waiting:
-        until = ""
-        if seat.deadline is not None:
-            until = f" You have until {format_local(seat.deadline, users[seat.user_id])}."
-        send(seat, Kind.YOUR_MOVE, f"Your move in game {game.pk}.{until}")
+        send(seat, Kind.YOUR_MOVE, {"game": game.pk, "deadline": _iso(seat.deadline)})
+
+
+def _iso(moment: datetime | None) -> str:
+    return moment.isoformat() if moment is not None else ""
 
 
 def invited(*, game: Game, user: User, invited_by: User) -> None:
@@ -124,13 +142,8 @@ def invited(*, game: Game, user: User, invited_by: User) -> None:
         user=user,
         kind=Kind.INVITED,
         game=game,
-        text=f"{invited_by.username} invites you to game {game.pk} ({game.preset}).",
+        params={"game": game.pk, "by": invited_by.username, "preset": game.preset},
     )
-
-
-def format_local(moment: datetime, user: User) -> str:
-    """A moment as the user reads it: in their time zone, with the zone's name."""
-    return f"{moment.astimezone(user.tz):%a %d %b %Y, %H:%M} ({user.time_zone})"
 
 
 def game_seen(*, game_id: int, user_id: int) -> None:
@@ -179,28 +192,19 @@ def send_time_warnings(*, batch: int = 200) -> int:
                     user=seat.user,
                     kind=Kind.TIME_LOW,
                     game=seat.game,
-                    text=f"Time is almost up in game {seat.game_id}: "
-                    f"move by {format_local(seat.deadline, seat.user)}.",
+                    params={"game": seat.game_id, "deadline": _iso(seat.deadline)},
                 )
                 written += 1
         Seat.objects.bulk_update(seats, ["warn_at"])
     return written
 
 
-SUBJECTS = {
-    Kind.YOUR_MOVE: "Your move in game {game}",
-    Kind.GAME_STARTED: "Game {game} has started",
-    Kind.INVITED: "You are invited to game {game}",
-    Kind.GAME_FINISHED: "Game {game} is over",
-    Kind.TIME_LOW: "Time is almost up in game {game}",
-}
-
-
 def _send(*, user: User, subject: str, template: str, context: dict[str, object]) -> None:
+    """Render and send one email; the caller has switched to the recipient's language."""
     context = {**context, "user": user, "site_url": settings.SITE_URL}
     text = render_to_string(f"notifications/email/{template}.txt", context)
     html = render_to_string(f"notifications/email/{template}.html", context)
-    message = EmailMultiAlternatives(subject, text, settings.DEFAULT_FROM_EMAIL, [user.email])
+    message = EmailMultiAlternatives(str(subject), text, settings.DEFAULT_FROM_EMAIL, [user.email])
     message.attach_alternative(html, "text/html")
     message.send()
 
@@ -248,18 +252,18 @@ def email_notification(*, notification_id: int) -> bool:
                     emailed = emailed.filter(emailed_at__gt=seat.last_seen_at)
                 if emailed.exists():
                     return False
-        subject = SUBJECTS[Kind(notification.kind)].format(game=game.pk if game else "")
-        _send(
-            user=user,
-            subject=subject,
-            template="notification",
-            context={
-                "notification": notification,
-                "game": game,
-                "link": game_url(game.pk) if game else settings.SITE_URL,
-                "settings_link": settings.SITE_URL + reverse("notifications:settings"),
-            },
-        )
+        with translation.override(user.language or settings.LANGUAGE_CODE):
+            _send(
+                user=user,
+                subject=messages.subject(notification.kind, game.pk if game else ""),
+                template="notification",
+                context={
+                    "message": notification.message,
+                    "game": game,
+                    "link": game_url(game.pk) if game else settings.SITE_URL,
+                    "settings_link": settings.SITE_URL + reverse("notifications:settings"),
+                },
+            )
         notification.emailed_at = timezone.now()
         notification.save(update_fields=["emailed_at"])
         return True
@@ -293,20 +297,29 @@ def send_digests() -> int:
             )
             if not seats or not user.email:
                 continue
-            games = [
-                {
-                    "id": seat.game_id,
-                    "preset": seat.game.preset,
-                    "link": game_url(seat.game_id),
-                    "until": format_local(seat.deadline, user) if seat.deadline else None,
-                }
-                for seat in seats
-            ]
-            _send(
-                user=user,
-                subject=f"{len(games)} game(s) waiting for your move",
-                template="digest",
-                context={"games": games, "settings_link": settings.SITE_URL + reverse("notifications:settings")},
-            )
+            with translation.override(user.language or settings.LANGUAGE_CODE):
+                games = [
+                    {
+                        "id": seat.game_id,
+                        "preset": seat.game.preset,
+                        "link": game_url(seat.game_id),
+                        "until": format_local(seat.deadline, user) if seat.deadline else None,
+                    }
+                    for seat in seats
+                ]
+                subject = ngettext(
+                    "%(count)d game waiting for your move",
+                    "%(count)d games waiting for your move",
+                    len(games),
+                ) % {"count": len(games)}
+                _send(
+                    user=user,
+                    subject=subject,
+                    template="digest",
+                    context={
+                        "games": games,
+                        "settings_link": settings.SITE_URL + reverse("notifications:settings"),
+                    },
+                )
             sent += 1
     return sent

@@ -5,8 +5,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.middleware import set_language_cookie
 from accounts.models import User
 from games import timeouts
 
@@ -22,7 +25,10 @@ def _user(request: HttpRequest) -> User:
 
 @login_required
 def notification_list(request: HttpRequest) -> HttpResponse:
-    notifications = Notification.objects.filter(user=_user(request)).select_related("game")[:100]
+    user = _user(request)
+    notifications = list(Notification.objects.filter(user=user)[:100])
+    for notification in notifications:
+        notification.user = user  # each sentence is made for its reader: no query per row
     return render(request, "notifications/list.html", {"notifications": notifications})
 
 
@@ -53,8 +59,12 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
         if prefs_form.is_valid() and tz_form.is_valid():
             prefs_form.save()
             tz_form.save()
-            messages.success(request, "Settings saved.")
-            return redirect("notifications:settings")
+            # The next page already speaks the chosen language (LocaleMiddleware reads the cookie).
+            translation.activate(user.language)
+            messages.success(request, _("Settings saved."))
+            response = redirect("notifications:settings")
+            set_language_cookie(response, user.language)
+            return response
     else:
         prefs_form = PreferencesForm(instance=prefs)
         tz_form = TimeZoneForm(instance=user)

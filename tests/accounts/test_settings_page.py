@@ -17,7 +17,7 @@ def test_display_name_and_language_are_saved_and_used(client: Client) -> None:
     assert 'name="display_name"' in page and 'name="language"' in page and 'name="time_zone"' in page
     response = client.post(
         "/notifications/settings/",
-        {"display_name": "Tanya", "language": "ru", "time_zone": "Europe/Moscow"},
+        {"display_name": "Tanya", "language": "ru", "time_zone": "Europe/Moscow", "confirm_moves": "always"},
     )
     assert response.status_code == 302
     user = User.objects.get(pk=user.pk)
@@ -32,5 +32,7 @@ def test_display_name_and_language_are_saved_and_used(client: Client) -> None:
 def test_an_unknown_language_is_refused(client: Client) -> None:
     user = UserFactory()
     client.force_login(user)
-    response = client.post("/notifications/settings/", {"language": "xx", "time_zone": "UTC"})
+    response = client.post(
+        "/notifications/settings/", {"language": "xx", "time_zone": "UTC", "confirm_moves": "never"}
+    )
     assert response.status_code == 200 and User.objects.get(pk=user.pk).language == "en"

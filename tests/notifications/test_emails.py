@@ -50,7 +50,10 @@ def step(game: Game, users: list[Any]) -> None:
     engine = durak.Game.from_dict(game.state)
     player = engine.waiting_for()[0]
     services.make_move(
-        user=users[player], game_id=game.pk, action=engine.legal_actions(player)[0], expected_version=game.version
+        user=users[player],
+        game_id=game.pk,
+        action=engine.legal_actions(player)[0],
+        expected_version=game.version,
     )
 
 
@@ -149,7 +152,7 @@ def test_daily_digest_replaces_your_move_emails(smtp: Mailbox, settings: Any) ->
     assert not smtp.to(creator.email, "Your move")
     assert notification_services.send_digests() == 1
     [digest] = smtp.to(creator.email, "waiting for your move")
-    assert digest["Subject"] == "2 game(s) waiting for your move"
+    assert digest["Subject"] == "2 games waiting for your move"
     for game in games:
         assert_links_to(digest, game)
     assert notification_services.send_digests() == 0  # once a day

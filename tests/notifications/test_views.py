@@ -61,7 +61,7 @@ def test_settings_page_saves_preferences_and_time_zone() -> None:
     assert client.get(reverse("notifications:settings")).status_code == 200
     data = {f"web_{kind}": "on" for kind in Kind.values}
     data.update({"email_invited": "on", "daily_digest": "on", "time_zone": "Europe/Moscow"})
-    data.update({"display_name": "Ann", "language": "en"})
+    data.update({"display_name": "Ann", "language": "en", "confirm_moves": "never"})
     response = client.post(reverse("notifications:settings"), data)
     assert response.status_code == 302
     prefs = Preferences.objects.get(user=users[0])

@@ -1,0 +1,90 @@
+"""The words of a notification, in the language of whoever reads it.
+
+A notification is stored as its kind and the facts it reports (``Notification.params``:
+the game, the deadline, who invited, how the game ended); its sentence is made when it is
+shown or emailed, under the reader's language (the request's, or ``translation.override``
+for an email), and its moments in the reader's time zone. ``Notification.text`` keeps the
+English sentence written at the time, for the admin and for rows older than ``params``.
+"""
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import formats
+from django.utils.translation import gettext
+
+from accounts.models import User
+
+from .models import Kind
+
+
+def format_local(moment: datetime, user: User) -> str:
+    """A moment as the user reads it, in their time zone and language, with the zone's name:
+    "Mon 2 Mar 2026, 18:30 (Europe/Moscow)", with day and month names in Russian for Russian readers."""
+    local = moment.astimezone(user.tz)
+    return f"{formats.date_format(local, 'D j M Y, H:i')} ({user.time_zone})"
+
+
+def _moment(value: Any, user: User) -> str:
+    return format_local(datetime.fromisoformat(value), user) if value else ""
+
+
+def _finished(params: dict[str, Any]) -> str:
+    game, how, fool = params["game"], params.get("how", ""), params.get("fool", "")
+    result = params.get("result")
+    if result == "fool":
+        if how == "timeout":
+            return gettext("Game %(game)s is over: you are the fool (you ran out of time).") % {"game": game}
+        if how == "resign":
+            return gettext("Game %(game)s is over: you are the fool (you resigned).") % {"game": game}
+        return gettext("Game %(game)s is over: you are the fool.") % {"game": game}
+    if result == "draw":
+        return gettext("Game %(game)s is over: a draw, nobody is the fool.") % {"game": game}
+    text = gettext("Game %(game)s is over: you are not the fool.") % {"game": game}
+    if fool and how == "timeout":
+        text += " " + gettext("%(fool)s ran out of time and is the fool.") % {"fool": fool}
+    elif fool and how == "resign":
+        text += " " + gettext("%(fool)s resigned and is the fool.") % {"fool": fool}
+    elif fool:
+        text += " " + gettext("%(fool)s is the fool.") % {"fool": fool}
+    return text
+
+
+def notification_text(kind: str, params: dict[str, Any], user: User) -> str:
+    """The sentence of one notification for ``user``, in the active language."""
+    game = params.get("game", "")
+    if kind == Kind.GAME_STARTED:
+        return gettext("Game %(game)s has started: the cards are dealt.") % {"game": game}
+    if kind == Kind.YOUR_MOVE:
+        text = gettext("Your move in game %(game)s.") % {"game": game}
+        if params.get("deadline"):
+            text += " " + gettext("You have until %(deadline)s.") % {
+                "deadline": _moment(params["deadline"], user)
+            }
+        return text
+    if kind == Kind.INVITED:
+        return gettext("%(name)s invites you to game %(game)s (%(preset)s).") % {
+            "name": params.get("by", ""),
+            "game": game,
+            "preset": params.get("preset", ""),
+        }
+    if kind == Kind.TIME_LOW:
+        return gettext("Time is almost up in game %(game)s: move by %(deadline)s.") % {
+            "game": game,
+            "deadline": _moment(params.get("deadline"), user),
+        }
+    if kind == Kind.GAME_FINISHED:
+        return _finished(params)
+    raise ValueError(f"unknown notification kind {kind!r}")
+
+
+def subject(kind: str, game: object) -> str:
+    """An email's subject line, in the active language."""
+    subjects = {
+        Kind.YOUR_MOVE: gettext("Your move in game %(game)s"),
+        Kind.GAME_STARTED: gettext("Game %(game)s has started"),
+        Kind.INVITED: gettext("You are invited to game %(game)s"),
+        Kind.GAME_FINISHED: gettext("Game %(game)s is over"),
+        Kind.TIME_LOW: gettext("Time is almost up in game %(game)s"),
+    }
+    return subjects[Kind(kind)] % {"game": game}
