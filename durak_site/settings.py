@@ -76,6 +76,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "durak_site.middleware.DatabaseUnavailableMiddleware",  # last: a view's lost database is a 503
 ]
 
 ROOT_URLCONF = "durak_site.urls"
@@ -186,7 +187,21 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
     }
+elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "socket_connect_timeout": env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0)
+    }
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# A broker that is down must not hold up a move: a publish gives up after a short connect timeout
+# and one quick retry, ``durak_site.celery.publish_on_commit`` logs the failure and the request
+# carries on, and beat's sweeps catch up on what was not queued (timeouts, bot moves, emails).
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0)
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -30,6 +30,7 @@ from django.utils import timezone
 import durak
 from accounts.models import BOT_LEVELS, User
 from durak import bots as engine_bots
+from durak_site.celery import publish_on_commit
 
 from .exceptions import GameError, InvalidRules, NotAllowed, WrongStatus
 from .models import Game, Seat
@@ -120,7 +121,7 @@ def schedule_bot_move(game: Game) -> None:
     if not Seat.objects.filter(game_id=game.pk, awaiting_move=True, user__is_bot=True).exists():
         return
     game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: _queue(game_id, version))
+    publish_on_commit(lambda: _queue(game_id, version), f"bot_move({game_id})")
 
 
 def _queue(game_id: int, version: int) -> None:

@@ -18,6 +18,7 @@ from django.utils import timezone
 import durak
 from accounts.models import BOT_LEVELS, User
 from durak.game import SYSTEM_ACTION_TYPES
+from durak_site.celery import publish_on_commit
 from notifications import services as notifications
 from replays.fairness import deal_hash
 from stats import ledger as stats_ledger
@@ -53,7 +54,7 @@ def _lock_game(game_id: int) -> Game:
 def _game_changed(game: Game) -> None:
     """Queue the side effects of a change (timers, the change hook) for after the commit."""
     game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: tasks.game_changed.delay(game_id, version))
+    publish_on_commit(lambda: tasks.game_changed.delay(game_id, version), f"game_changed({game_id})")
     timeouts.schedule_timeout(game)
     bots.schedule_bot_move(game)
 

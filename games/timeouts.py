@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from durak_site.celery import publish_on_commit
 
 from .exceptions import GameError
 from .models import Game, Seat, Vacation
@@ -133,7 +134,7 @@ def schedule_timeout(game: Game) -> None:
     horizon = timedelta(seconds=settings.TIMEOUT_ETA_HORIZON_SECONDS)
     if deadline - timezone.now() > horizon:
         return
-    transaction.on_commit(lambda: _queue_timeout(game_id, version, deadline))
+    publish_on_commit(lambda: _queue_timeout(game_id, version, deadline), f"apply_timeout({game_id})")
 
 
 def _queue_timeout(game_id: int, version: int, deadline: datetime) -> None:
