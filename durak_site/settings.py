@@ -230,6 +230,10 @@ VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=14)
 DIGEST_HOUR = env.int("DIGEST_HOUR", default=8)
 # Links in emails start with this.
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# Notification emails whose task was never queued (broker down) are sent by a beat sweep every
+# NOTIFICATION_EMAIL_SWEEP_SECONDS, once they are NOTIFICATION_EMAIL_GRACE_SECONDS old.
+NOTIFICATION_EMAIL_SWEEP_SECONDS = env.int("NOTIFICATION_EMAIL_SWEEP_SECONDS", default=60)
+NOTIFICATION_EMAIL_GRACE_SECONDS = env.int("NOTIFICATION_EMAIL_GRACE_SECONDS", default=60)
 # django-celery-beat's DatabaseScheduler copies these entries into its tables when beat starts.
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
@@ -241,6 +245,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "notifications.tasks.send_digests",
         "schedule": 600.0,
         "options": {"expires": 600.0},
+    },
+    "send-pending-emails": {
+        "task": "notifications.tasks.send_pending_emails",
+        "schedule": float(NOTIFICATION_EMAIL_SWEEP_SECONDS),
+        "options": {"expires": float(NOTIFICATION_EMAIL_SWEEP_SECONDS)},
     },
 }
 

@@ -31,12 +31,20 @@ class Notification(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     read_at = models.DateTimeField(_("read"), null=True, blank=True)
     emailed_at = models.DateTimeField(_("emailed"), null=True, blank=True)
+    #: An email was queued and not yet sent or judged no longer due: the catch-up sweep
+    #: (``services.send_pending_emails``) sends it if its task never ran (broker down).
+    email_pending = models.BooleanField(default=False)
 
     class Meta:
         indexes = [
             models.Index(fields=["user", "-created_at"], name="notification_list_idx"),
             models.Index(
                 fields=["user"], name="notification_unread_idx", condition=models.Q(read_at__isnull=True)
+            ),
+            models.Index(
+                fields=["created_at"],
+                name="notification_email_due_idx",
+                condition=models.Q(email_pending=True),
             ),
         ]
         ordering = ["-created_at", "-pk"]

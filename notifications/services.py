@@ -14,8 +14,9 @@ decides under locks whether it is still worth sending:
 """
 
 import logging
+import smtplib
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -73,6 +74,7 @@ def notify(
     email = prefs.wants_email(kind) and not (kind == Kind.YOUR_MOVE and prefs.daily_digest)
     if not web and not email:
         return None
+    email_due = email and bool(user.email)
     now = timezone.now()
     notification = None
     if kind == Kind.YOUR_MOVE and web and game is not None:
@@ -83,12 +85,15 @@ def notify(
         if notification is not None:
             notification.set_params(params)
             notification.created_at = now
-            notification.save(update_fields=["text", "params", "created_at"])
+            notification.email_pending = notification.email_pending or email_due
+            notification.save(update_fields=["text", "params", "created_at", "email_pending"])
     if notification is None:
-        notification = Notification(user=user, kind=kind, game=game, read_at=None if web else now)
+        notification = Notification(
+            user=user, kind=kind, game=game, read_at=None if web else now, email_pending=email_due
+        )
         notification.set_params(params)
         notification.save()
-    if email and user.email:
+    if email_due:
         _queue_email(notification.pk)
     return notification
 
@@ -211,6 +216,45 @@ def _send(*, user: User, subject: str, template: str, context: dict[str, object]
 
 def email_notification(*, notification_id: int) -> bool:
     """Send the email of one notification if it is still due; returns whether it was sent.
+    Either way it is no longer ``email_pending``; if sending fails, nothing changes (the task's
+    retry or the catch-up sweep tries again)."""
+    with transaction.atomic():
+        sent = _email_if_due(notification_id)
+        Notification.objects.filter(pk=notification_id, email_pending=True).update(email_pending=False)
+    return sent
+
+
+def send_pending_emails(*, batch: int = 500) -> int:
+    """Catch up on emails whose task never ran: the broker was down when the change committed,
+    or its message was lost. Sends (or drops, if no longer due) each notification still
+    ``email_pending`` ``NOTIFICATION_EMAIL_GRACE_SECONDS`` after it was written, oldest first;
+    gives up on those older than a day. Run by beat; returns how many were sent."""
+    now = timezone.now()
+    stale = Notification.objects.filter(email_pending=True, created_at__lt=now - timedelta(days=1))
+    if dropped := stale.update(email_pending=False):
+        logger.warning("dropped %s notification email(s) that could not be sent for a day", dropped)
+    due = (
+        Notification.objects.filter(
+            email_pending=True,
+            created_at__lte=now - timedelta(seconds=settings.NOTIFICATION_EMAIL_GRACE_SECONDS),
+        )
+        .order_by("created_at")
+        .values_list("pk", flat=True)[:batch]
+    )
+    sent = 0
+    for notification_id in list(due):
+        try:
+            sent += email_notification(notification_id=notification_id)
+        except (smtplib.SMTPException, OSError) as error:
+            logger.warning("mail server unavailable, pending emails wait for the next sweep: %s", error)
+            break
+    if sent:
+        logger.info("sent %s pending notification email(s)", sent)
+    return sent
+
+
+def _email_if_due(notification_id: int) -> bool:
+    """The email of one notification, if it is still due; returns whether it was sent.
 
     Locks the player's seat in the game, then the notification: the order in which the game
     services write them (seats, then notifications), so a move and this task never deadlock.

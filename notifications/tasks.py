@@ -18,3 +18,9 @@ def send_notification_email(self, notification_id: int) -> None:  # type: ignore
 @shared_task(ignore_result=True)
 def send_digests() -> None:
     services.send_digests()
+
+
+@shared_task(ignore_result=True)
+def send_pending_emails() -> None:
+    """Beat's catch-up for notification emails whose task was never queued (broker down)."""
+    services.send_pending_emails()
