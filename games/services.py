@@ -8,10 +8,13 @@ requests for the same game run one after the other, and raises a
 
 import logging
 import secrets
+import time
 from collections.abc import Mapping
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -401,7 +404,28 @@ def _make_move_locked(
     _sync_seats(game, seats, engine)
     game.save()
     _game_changed(game)
+    _fault_drill_hold()
     return game, None
+
+
+def _fault_drill_hold() -> None:
+    """Test-only (tests/faults): hold the move still at the point ``FAULT_DRILL_HOLD_MOVE``
+    names, so a drill can kill the web process there: ``"before_commit"`` (every row written,
+    nothing committed) or ``"after_commit"`` (committed, no answer sent yet). The file
+    ``FAULT_DRILL_MARKER`` appears when the move is held. Only ``durak_site.test_settings``
+    reads these from the environment; the production settings have no such setting."""
+    stage = getattr(settings, "FAULT_DRILL_HOLD_MOVE", "")
+    if not stage:
+        return
+
+    def hold() -> None:
+        Path(settings.FAULT_DRILL_MARKER).touch()
+        time.sleep(30)
+
+    if stage == "after_commit":
+        transaction.on_commit(hold)
+    else:
+        hold()
 
 
 def _apply_timeout_locked(game: Game, seats: list[Seat], seat: Seat) -> None:
