@@ -22,6 +22,7 @@ from durak.cards import (
     sort_hand,
 )
 from durak.game import ACTION_TYPES, SYSTEM_ACTION_TYPES, Action, Game, IllegalAction, beats
+from durak.messages import DurakError
 from durak.rules import PRESETS, Rules, RulesError
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "SUITS",
     "SYSTEM_ACTION_TYPES",
     "Action",
+    "DurakError",
     "Game",
     "IllegalAction",
     "Rules",

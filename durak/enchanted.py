@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Final
 
 from durak.cards import RANK_VALUE, SUIT_SYMBOLS
+from durak.messages import gettext_noop
 
 ENCHANTABLE_RANKS: Final = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
@@ -36,23 +37,33 @@ SIX_BEATS: Final = {"S": "H", "H": "S", "D": "C", "C": "D"}
 #: ace beats the heart ace, the diamond ace beats the club ace, and the heart ace beats the spade."
 ACE_BEATS: Final = {"S": "D", "C": "H", "D": "C", "H": "S"}
 
+#: Each enchanted rank's effect: English templates, marked for translation (see :func:`effect_params`).
 EFFECTS: Final = {
-    "6": "Beats any {six} card, even a trump; rank does not matter.",
-    "7": "Cannot be beaten by a trump of another suit.",
-    "8": "Whoever plays it names a suit other than trumps; it counts as that suit on the table.",
-    "9": "May be thrown in even with no nine on the table; then the defender cannot transfer.",
-    "10": "Cannot be transferred: every ten must be beaten.",
-    "J": "Beaten only by a 6 to 10 of its own suit or of trumps.",
-    "Q": "Once it has beaten a card, nothing more may be thrown in this bout.",
-    "K": "Who beats off a bout having defended with a king may reverse the direction of play.",
-    "A": "Beats the {ace} ace, even a trump.",
+    "6": gettext_noop("Beats any {six} card, even a trump; rank does not matter."),
+    "7": gettext_noop("Cannot be beaten by a trump of another suit."),
+    "8": gettext_noop(
+        "Whoever plays it names a suit other than trumps; it counts as that suit on the table."
+    ),
+    "9": gettext_noop("May be thrown in even with no nine on the table; then the defender cannot transfer."),
+    "10": gettext_noop("Cannot be transferred: every ten must be beaten."),
+    "J": gettext_noop("Beaten only by a 6 to 10 of its own suit or of trumps."),
+    "Q": gettext_noop("Once it has beaten a card, nothing more may be thrown in this bout."),
+    "K": gettext_noop("Who beats off a bout having defended with a king may reverse the direction of play."),
+    "A": gettext_noop("Beats the {ace} ace, even a trump."),
 }
 
 
+def effect_params(card: str) -> dict[str, str]:
+    """What fills in the placeholders of ``EFFECTS[rank]`` for ``card``: the suit its six or ace beats.
+
+    A site translates the template ``EFFECTS[rank]`` and formats it with these.
+    """
+    return {"six": SUIT_SYMBOLS[SIX_BEATS[card[-1]]], "ace": SUIT_SYMBOLS[ACE_BEATS[card[-1]]]}
+
+
 def effect(card: str) -> str:
-    """The effect of ``card`` when its rank is enchanted, in one sentence."""
-    text = EFFECTS[card[:-1]]
-    return text.format(six=SUIT_SYMBOLS[SIX_BEATS[card[-1]]], ace=SUIT_SYMBOLS[ACE_BEATS[card[-1]]])
+    """The effect of ``card`` when its rank is enchanted, in one sentence (English)."""
+    return EFFECTS[card[:-1]].format(**effect_params(card))
 
 
 def enchanted_beats(

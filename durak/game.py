@@ -31,6 +31,7 @@ from typing import Any, Final, TypeAlias
 
 from durak.cards import ALL_CARDS, RANK_VALUE, SUITS, deck, sort_hand
 from durak.enchanted import enchanted_beats
+from durak.messages import DurakError, gettext_noop
 from durak.rules import Rules, RulesError
 
 Action: TypeAlias = dict[str, Any]
@@ -49,7 +50,7 @@ ACTION_TYPES: Final = (
 SYSTEM_ACTION_TYPES: Final = ("timeout", "resign")
 
 
-class IllegalAction(ValueError):
+class IllegalAction(DurakError):
     """An action the rules do not allow now; the game is left exactly as it was."""
 
 
@@ -127,7 +128,7 @@ class Game:
         """
         rules.validate_players(players)
         if not 0 <= dealer < players:
-            raise RulesError(f"the dealer must be a player from 0 to {players - 1}")
+            raise RulesError(gettext_noop("the dealer must be a player from 0 to {last}"), last=players - 1)
         cards = deck(rules.deck_size)
         random.Random(seed).shuffle(cards)
         hands: list[list[str]] = [[] for _ in range(players)]
@@ -168,26 +169,30 @@ class Game:
         """
         players = len(hands)
         if not 2 <= players <= 6:
-            raise RulesError("a game has 2 to 6 players")
+            raise RulesError(gettext_noop("a game has 2 to 6 players"))
         if rules.teams != "none":
             rules.validate_players(players)
         if not 0 <= dealer < players:
-            raise RulesError(f"the dealer must be a player from 0 to {players - 1}")
+            raise RulesError(gettext_noop("the dealer must be a player from 0 to {last}"), last=players - 1)
         full_deck = deck(rules.deck_size)
         in_play = [card for hand in hands for card in hand] + list(stock)
         unknown = [card for card in in_play if card not in full_deck]
         if unknown:
-            raise RulesError(f"not cards of a {rules.deck_size}-card deck: {', '.join(unknown)}")
+            raise RulesError(
+                gettext_noop("not cards of a {size}-card deck: {cards}"),
+                size=rules.deck_size,
+                cards=", ".join(unknown),
+            )
         if len(set(in_play)) != len(in_play):
-            raise RulesError("a card is dealt twice")
+            raise RulesError(gettext_noop("a card is dealt twice"))
         game = cls._empty(rules, players, dealer)
         if stock:
             game.trump_card = stock[-1]
             game.trump = game._trump_of(stock[-1])
             if trump is not None and trump != game.trump:
-                raise RulesError("the trump is set by the face-up card, stock[-1]")
+                raise RulesError(gettext_noop("the trump is set by the face-up card, stock[-1]"))
         elif trump is not None and trump not in SUITS:
-            raise RulesError(f"no suit {trump!r}")
+            raise RulesError(gettext_noop("no suit {suit}"), suit=repr(trump))
         else:
             game.trump = trump
         game.hands = [list(hand) for hand in hands]
@@ -201,7 +206,9 @@ class Game:
             game._choose_first_attacker(rules.first_attacker)
         else:
             if not 0 <= first_attacker < players:
-                raise RulesError(f"first_attacker must be a player from 0 to {players - 1}")
+                raise RulesError(
+                    gettext_noop("first_attacker must be a player from 0 to {last}"), last=players - 1
+                )
             game._set_attacker(game._next_in_game(first_attacker, include_self=True))
         return game
 
@@ -372,10 +379,12 @@ class Game:
         as_suit = action.get("as_suit")
         if any(self._enchants(card, "8") for card in cards):
             if as_suit not in SUITS or as_suit == self.trump:
-                raise IllegalAction("name a suit other than trumps for the enchanted eight: as_suit")
+                raise IllegalAction(
+                    gettext_noop("name a suit other than trumps for the enchanted eight: as_suit")
+                )
             return str(as_suit)
         if as_suit is not None:
-            raise IllegalAction("only an enchanted eight is played as another suit")
+            raise IllegalAction(gettext_noop("only an enchanted eight is played as another suit"))
         return None
 
     def _place(self, card: str, as_suit: str | None) -> None:
@@ -567,22 +576,30 @@ class Game:
     def apply(self, action: Action) -> None:
         """Apply one action, or raise :class:`IllegalAction` and leave the game as it was."""
         if not isinstance(action, dict):
-            raise IllegalAction("an action is a JSON object with a type and a player")
+            raise IllegalAction(gettext_noop("an action is a JSON object with a type and a player"))
         kind = action.get("type")
         player = action.get("player")
         if kind not in ACTION_TYPES and kind not in SYSTEM_ACTION_TYPES:
-            raise IllegalAction(f"unknown action type {kind!r}: use one of {', '.join(ACTION_TYPES)}")
+            raise IllegalAction(
+                gettext_noop("unknown action type {kind}: use one of {types}"),
+                kind=repr(kind),
+                types=", ".join(ACTION_TYPES),
+            )
         if type(player) is not int or not 0 <= player < self.players:
-            raise IllegalAction(f"player must be a seat number from 0 to {self.players - 1}")
+            raise IllegalAction(
+                gettext_noop("player must be a seat number from 0 to {last}"), last=self.players - 1
+            )
         if self.over:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(gettext_noop("the game is over"))
         required, allowed = _ACTION_FIELDS[kind]
         if not action.keys() <= allowed:
             extra = ", ".join(sorted(set(action) - allowed))
-            raise IllegalAction(f"unexpected field {extra} in a {kind} action")
+            raise IllegalAction(
+                gettext_noop("unexpected field {field} in a {kind} action"), field=extra, kind=kind
+            )
         if not required <= action.keys():
             missing = ", ".join(sorted(required - action.keys()))
-            raise IllegalAction(f"a {kind} action needs {missing}")
+            raise IllegalAction(gettext_noop("a {kind} action needs {fields}"), kind=kind, fields=missing)
         self.events = []
         _HANDLERS[kind](self, player, action)
         if kind != "timeout":
@@ -592,32 +609,36 @@ class Game:
 
     def _card_in_hand(self, player: int, card: object) -> str:
         if not isinstance(card, str) or card not in ALL_CARDS:
-            raise IllegalAction(f"{card!r} is not a card: write rank then suit, like 10H or QS")
+            raise IllegalAction(
+                gettext_noop("{card} is not a card: write rank then suit, like 10H or QS"), card=repr(card)
+            )
         if card not in self.hands[player]:
-            raise IllegalAction(f"you do not hold {card}")
+            raise IllegalAction(gettext_noop("you do not hold {card}"), card=card)
         return card
 
     def _apply_attack(self, player: int, action: Action) -> None:
         if self.table:
-            raise IllegalAction("a bout is running: throw in a card of a rank on the table instead")
+            raise IllegalAction(
+                gettext_noop("a bout is running: throw in a card of a rank on the table instead")
+            )
         if player != self.attacker:
-            raise IllegalAction(f"it is player {self.attacker}'s turn to attack")
+            raise IllegalAction(gettext_noop("it is player {player}'s turn to attack"), player=self.attacker)
         cards = action["cards"]
         if not isinstance(cards, list) or not cards:
-            raise IllegalAction("an attack needs a list of one or more cards")
+            raise IllegalAction(gettext_noop("an attack needs a list of one or more cards"))
         cards = [self._card_in_hand(player, card) for card in cards]
         if len(set(cards)) != len(cards):
-            raise IllegalAction("the same card twice")
+            raise IllegalAction(gettext_noop("the same card twice"))
         if len(cards) > 1:
             if not self.rules.multi_card_attack:
-                raise IllegalAction("these rules open a bout with one card")
+                raise IllegalAction(gettext_noop("these rules open a bout with one card"))
             if len({card[:-1] for card in cards}) != 1:
-                raise IllegalAction("an attack of several cards must be all of one rank")
+                raise IllegalAction(gettext_noop("an attack of several cards must be all of one rank"))
         as_suit = self._check_as_suit(cards, action)
         assert self.defender is not None
         limit = self._limit_against(self.defender)
         if len(cards) > limit:
-            raise IllegalAction(f"at most {limit} cards may attack in this bout")
+            raise IllegalAction(gettext_noop("at most {limit} cards may attack in this bout"), limit=limit)
         hand = self.hands[player]
         for card in cards:
             hand.remove(card)
@@ -629,22 +650,28 @@ class Game:
 
     def _apply_throw(self, player: int, action: Action) -> None:
         if not self.table:
-            raise IllegalAction("no bout is running: open one with an attack")
+            raise IllegalAction(gettext_noop("no bout is running: open one with an attack"))
         if player == self.defender:
-            raise IllegalAction("the defender cannot throw in")
+            raise IllegalAction(gettext_noop("the defender cannot throw in"))
         card = self._card_in_hand(player, action["card"])
         if not self._may_throw_in(player):
-            raise IllegalAction(self._why_no_throw(player))
+            raise self._why_no_throw(player)
         assert self.limit is not None
         if len(self.table) >= self.limit:
-            raise IllegalAction(f"the bout already has its limit of {self.limit} attack cards")
+            raise IllegalAction(
+                gettext_noop("the bout already has its limit of {limit} attack cards"), limit=self.limit
+            )
         ranks = self.ranks
         if card[:-1] not in ranks and not self._enchants(card, "9"):
-            raise IllegalAction(f"{card} cannot be thrown in: only ranks already on the table")
+            raise IllegalAction(
+                gettext_noop("{card} cannot be thrown in: only ranks already on the table"), card=card
+            )
         if player in self.passed:
-            raise IllegalAction("you passed: wait until a new card lands on the table")
+            raise IllegalAction(gettext_noop("you passed: wait until a new card lands on the table"))
         if not self._has_priority(player):
-            raise IllegalAction(f"player {self.attacker}, the main attacker, throws in first")
+            raise IllegalAction(
+                gettext_noop("player {player}, the main attacker, throws in first"), player=self.attacker
+            )
         as_suit = self._check_as_suit([card], action)
         if self._enchants(card, "9") and ranks != {"9"}:
             self.transfer_blocked = True
@@ -653,37 +680,39 @@ class Game:
         self._place(card, as_suit)
         self._card_landed(player)
 
-    def _why_no_throw(self, player: int) -> str:
+    def _why_no_throw(self, player: int) -> IllegalAction:
         assert self.defender is not None
         if self.closed:
-            return "an enchanted queen has beaten a card: nothing more may be thrown in"
+            return IllegalAction(
+                gettext_noop("an enchanted queen has beaten a card: nothing more may be thrown in")
+            )
         if not self.hands[player]:
-            return "you have no cards"
+            return IllegalAction(gettext_noop("you have no cards"))
         if self.taking and not self.rules.add_after_take:
-            return "the defender is taking: no more cards may be added"
+            return IllegalAction(gettext_noop("the defender is taking: no more cards may be added"))
         if self.rules.throw_when == "after_first_beat" and self.table[0][1] is None:
-            return "cards may be added only once the first attack card is beaten"
+            return IllegalAction(gettext_noop("cards may be added only once the first attack card is beaten"))
         if self.rules.throw_when == "all_beaten" and (self.taking or any(d is None for _, d in self.table)):
-            return "cards may be added only when every attack card is beaten"
+            return IllegalAction(gettext_noop("cards may be added only when every attack card is beaten"))
         if not self._opponents(player, self.defender):
-            return "you do not throw in to your partner"
-        return "only the defender's neighbours may throw in"
+            return IllegalAction(gettext_noop("you do not throw in to your partner"))
+        return IllegalAction(gettext_noop("only the defender's neighbours may throw in"))
 
     def _apply_defend(self, player: int, action: Action) -> None:
         if player != self.defender or not self.table:
-            raise IllegalAction("only the defender can beat a card")
+            raise IllegalAction(gettext_noop("only the defender can beat a card"))
         if self.taking:
-            raise IllegalAction("you are taking the cards")
+            raise IllegalAction(gettext_noop("you are taking the cards"))
         target = action["target"]
         pair = next((pair for pair in self.table if pair[0] == target), None)
         if pair is None:
-            raise IllegalAction(f"{target!r} is not an attack card on the table")
+            raise IllegalAction(gettext_noop("{card} is not an attack card on the table"), card=repr(target))
         if pair[1] is not None:
-            raise IllegalAction(f"{target} is already beaten")
+            raise IllegalAction(gettext_noop("{card} is already beaten"), card=target)
         card = self._card_in_hand(player, action["card"])
         as_suit = self._check_as_suit([card], action)
         if not self._beats(target, card, as_suit):
-            raise IllegalAction(f"{card} does not beat {target}")
+            raise IllegalAction(gettext_noop("{card} does not beat {target}"), card=card, target=target)
         self.hands[player].remove(card)
         pair[1] = card
         self._place(card, as_suit)
@@ -695,15 +724,15 @@ class Game:
 
     def _apply_transfer(self, player: int, action: Action) -> None:
         if player != self.defender or not self.table:
-            raise IllegalAction("only the defender can transfer")
+            raise IllegalAction(gettext_noop("only the defender can transfer"))
         if not self.rules.transfer:
-            raise IllegalAction("these rules have no transfer")
+            raise IllegalAction(gettext_noop("these rules have no transfer"))
         card = self._card_in_hand(player, action["card"])
         target = self._transfer_target()
         if target is None:
-            raise IllegalAction(self._why_no_transfer())
+            raise self._why_no_transfer()
         if card[:-1] != self.table[0][0][:-1]:  # type: ignore[index]
-            raise IllegalAction(f"{card} is not of the rank on the table")
+            raise IllegalAction(gettext_noop("{card} is not of the rank on the table"), card=card)
         as_suit = self._check_as_suit([card], action)
         self.hands[player].remove(card)
         self.table.append([card, None])
@@ -715,67 +744,71 @@ class Game:
         self.limit = self._limit_against(target)
         self._card_landed(player)
 
-    def _why_no_transfer(self) -> str:
+    def _why_no_transfer(self) -> IllegalAction:
         if self.taking:
-            return "you are taking the cards"
+            return IllegalAction(gettext_noop("you are taking the cards"))
         if any(defence is not None for _, defence in self.table):
-            return "no transfer once a card is beaten"
+            return IllegalAction(gettext_noop("no transfer once a card is beaten"))
         if len({attack[:-1] for attack, _ in self.table}) > 1:  # type: ignore[index]
-            return "a transfer needs all attack cards of one rank"
+            return IllegalAction(gettext_noop("a transfer needs all attack cards of one rank"))
         if self.transfer_blocked:
-            return "an enchanted nine was thrown in: no transfer in this bout"
+            return IllegalAction(gettext_noop("an enchanted nine was thrown in: no transfer in this bout"))
         if self._transfer_recipient() is None:
-            return "nobody else is left in the game to pass the attack to"
+            return IllegalAction(gettext_noop("nobody else is left in the game to pass the attack to"))
         if any(self._enchants(attack, "10") for attack, _ in self.table):  # type: ignore[arg-type]
-            return "an enchanted ten cannot be transferred"
-        return "the next player cannot be given that many cards"
+            return IllegalAction(gettext_noop("an enchanted ten cannot be transferred"))
+        return IllegalAction(gettext_noop("the next player cannot be given that many cards"))
 
     def _apply_take(self, player: int, action: Action) -> None:
         if player != self.defender or not self.table:
-            raise IllegalAction("only the defender can take the cards")
+            raise IllegalAction(gettext_noop("only the defender can take the cards"))
         if self.taking:
-            raise IllegalAction("you are already taking the cards")
+            raise IllegalAction(gettext_noop("you are already taking the cards"))
         if all(defence is not None for _, defence in self.table):
-            raise IllegalAction("every card is beaten: there is nothing to take")
+            raise IllegalAction(gettext_noop("every card is beaten: there is nothing to take"))
         self.taking = True
         self.passed.clear()
 
     def _apply_pass(self, player: int, action: Action) -> None:
         if not self.table:
-            raise IllegalAction("no bout is running")
+            raise IllegalAction(gettext_noop("no bout is running"))
         if player == self.defender:
-            raise IllegalAction("the defender beats, transfers or takes; only attackers pass")
+            raise IllegalAction(gettext_noop("the defender beats, transfers or takes; only attackers pass"))
         if player in self.passed:
-            raise IllegalAction("you have passed already")
+            raise IllegalAction(gettext_noop("you have passed already"))
         if not self._throwable(player):
-            raise IllegalAction("you have no card to throw in, so there is nothing to pass")
+            raise IllegalAction(gettext_noop("you have no card to throw in, so there is nothing to pass"))
         self.passed.add(player)
 
     def _apply_swap_trump(self, player: int, action: Action) -> None:
         card = self._swap_card(player)
         if card is None:
-            raise IllegalAction(self._why_no_swap(player))
+            raise self._why_no_swap(player)
         hand = self.hands[player]
         hand.remove(card)
         hand.append(self.stock[-1])
         self.events.append({"type": "swap", "player": player, "took": self.stock[-1], "gave": card})
         self.stock[-1] = card
 
-    def _why_no_swap(self, player: int) -> str:
+    def _why_no_swap(self, player: int) -> IllegalAction:
         rule = self.rules.trump_swap
         if rule == "never" or self.trump is None:
-            return "these rules do not allow swapping the trump card"
+            return IllegalAction(gettext_noop("these rules do not allow swapping the trump card"))
         if not self.stock:
-            return "the stock is gone: there is no trump card to swap"
+            return IllegalAction(gettext_noop("the stock is gone: there is no trump card to swap"))
         if rule == "before_first_attack" and (self.bouts or self.table):
-            return "the trump card may be swapped only before the first attack"
-        return f"only the holder of the {self.rules.swap_rank} of trumps may swap it"
+            return IllegalAction(gettext_noop("the trump card may be swapped only before the first attack"))
+        return IllegalAction(
+            gettext_noop("only the holder of the {rank} of trumps may swap it"), rank=self.rules.swap_rank
+        )
 
     def _apply_reverse(self, player: int, action: Action) -> None:
         if self.may_reverse != player or self.table:
             raise IllegalAction(
-                "only a defender who beat off a bout with an enchanted king may reverse the "
-                "direction of play, before attacking"
+                gettext_noop(
+                    "only a defender who beat off a bout with an enchanted king may reverse the "
+                    "direction of play, before attacking"
+                )
             )
         self.direction = -self.direction
         self.may_reverse = None
@@ -787,7 +820,7 @@ class Game:
 
     def _apply_timeout(self, player: int, action: Action) -> None:
         if player not in self.waiting_for():
-            raise IllegalAction(f"the game is not waiting for player {player}")
+            raise IllegalAction(gettext_noop("the game is not waiting for player {player}"), player=player)
         self.timeouts[player] += 1
         if self.rules.on_timeout == "fool" or self.timeouts[player] > 1:
             self._lose(player, "timeout")
@@ -813,7 +846,7 @@ class Game:
 
     def _apply_resign(self, player: int, action: Action) -> None:
         if player in self.finished:
-            raise IllegalAction("you are out of the game already")
+            raise IllegalAction(gettext_noop("you are out of the game already"))
         self._lose(player, "resign")
 
     def _lose(self, player: int, reason: str) -> None:

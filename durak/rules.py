@@ -20,9 +20,10 @@ from typing import Any, Final
 
 from durak.cards import LOWEST_RANK
 from durak.enchanted import ENCHANTABLE_RANKS
+from durak.messages import DurakError, gettext_noop
 
 
-class RulesError(ValueError):
+class RulesError(DurakError):
     """Options that do not make a playable game."""
 
 
@@ -34,78 +35,96 @@ def _option(default: Any, help: str, choices: tuple[Any, ...] | None = None) -> 
 class Rules:
     """The options of one game of durak. Build them with :meth:`preset`."""
 
-    deck_size: int = _option(36, "Cards in the deck", (24, 36, 52))
-    hand_size: int = _option(6, "Cards dealt to each player, and drawn back up to")
-    max_attack: int | None = _option(6, "Most attack cards in one bout (empty: as many as the hand size)")
-    multi_card_attack: bool = _option(True, "The opening attack may be several cards of one rank at once")
+    deck_size: int = _option(36, gettext_noop("Cards in the deck"), (24, 36, 52))
+    hand_size: int = _option(6, gettext_noop("Cards dealt to each player, and drawn back up to"))
+    max_attack: int | None = _option(
+        6, gettext_noop("Most attack cards in one bout (empty: as many as the hand size)")
+    )
+    multi_card_attack: bool = _option(
+        True, gettext_noop("The opening attack may be several cards of one rank at once")
+    )
     transfer: bool = _option(
         False,
-        "Transfer (perevodnoy): the defender may pass the attack on with a card of the same rank",
+        gettext_noop(
+            "Transfer (perevodnoy): the defender may pass the attack on with a card of the same rank"
+        ),
     )
     trump_swap: str = _option(
         "while_stock",
-        "Who holds the lowest trump may swap it for the face-up trump card",
+        gettext_noop("Who holds the lowest trump may swap it for the face-up trump card"),
         ("never", "before_first_attack", "while_stock"),
     )
     throw_in: str = _option(
         "all",
-        "Who may throw in: everyone but the defender, or only the defender's two neighbours",
+        gettext_noop("Who may throw in: everyone but the defender, or only the defender's two neighbours"),
         ("all", "neighbours"),
     )
     throw_priority: str = _option(
         "attacker_first",
-        "The main attacker throws in first, or anyone at any moment",
+        gettext_noop("The main attacker throws in first, or anyone at any moment"),
         ("attacker_first", "free"),
     )
     throw_when: str = _option(
         "any_time",
-        "When cards may be added: any time, once the first card is beaten, or when all are beaten",
+        gettext_noop(
+            "When cards may be added: any time, once the first card is beaten, or when all are beaten"
+        ),
         ("any_time", "after_first_beat", "all_beaten"),
     )
-    add_after_take: bool = _option(True, "After the defender says 'take', the others may still add cards")
+    add_after_take: bool = _option(
+        True, gettext_noop("After the defender says 'take', the others may still add cards")
+    )
     opening_limit: int | None = _option(
-        None, "A lower limit of attack cards at the start of the game (usually 5; empty: none)"
+        None, gettext_noop("A lower limit of attack cards at the start of the game (usually 5; empty: none)")
     )
     opening_limit_until: str = _option(
         "first_bout",
-        "The opening limit holds for the first bout, or until someone first defends successfully",
+        gettext_noop(
+            "The opening limit holds for the first bout, or until someone first defends successfully"
+        ),
         ("first_bout", "first_defence"),
     )
     opening_limit_min_players: int = _option(
-        4, "The opening limit applies only with at least this many players"
+        4, gettext_noop("The opening limit applies only with at least this many players")
     )
     first_attacker: str = _option(
         "lowest_trump",
-        "Who attacks first in the first game",
+        gettext_noop("Who attacks first in the first game"),
         ("lowest_trump", "left_of_dealer"),
     )
     no_trump_first_attacker: str = _option(
         "left_of_dealer",
-        "Who attacks first when nobody holds a trump",
+        gettext_noop("Who attacks first when nobody holds a trump"),
         ("left_of_dealer", "dealer"),
     )
     later_first_attacker: str = _option(
         "left_of_dealer",
-        "Who attacks first in later games of a series (the fool deals)",
+        gettext_noop("Who attacks first in later games of a series (the fool deals)"),
         ("left_of_dealer", "lowest_trump"),
     )
     draw_order: str = _option(
         "clockwise",
-        "After the main attacker, the others draw clockwise or in reverse turn order",
+        gettext_noop("After the main attacker, the others draw clockwise or in reverse turn order"),
         ("clockwise", "counterclockwise"),
     )
 
     teams: str = _option(
         "none",
-        "Team play: none; the Full rules' partners (2 v 2 or 3 v 3, alternating seats); "
-        "or the Black Book's team durak (2 v 2)",
+        gettext_noop(
+            "Team play: none; the Full rules' partners (2 v 2 or 3 v 3, alternating seats); "
+            "or the Black Book's team durak (2 v 2)"
+        ),
         ("none", "partners", "black_book"),
     )
-    enchanted: tuple[str, ...] = _option((), "The Black Book's enchanted ranks (36 cards only), e.g. 6 and 7")
+    enchanted: tuple[str, ...] = _option(
+        (), gettext_noop("The Black Book's enchanted ranks (36 cards only), e.g. 6 and 7")
+    )
     on_timeout: str = _option(
         "fool",
-        "A player who runs out of time is the fool at once, or gets a safe automatic move "
-        "and is the fool only at a second timeout in a row",
+        gettext_noop(
+            "A player who runs out of time is the fool at once, or gets a safe automatic move "
+            "and is the fool only at a second timeout in a row"
+        ),
         ("fool", "auto"),
     )
 
@@ -113,27 +132,39 @@ class Rules:
         if isinstance(self.enchanted, (list, tuple, set, frozenset)):
             ranks = set(self.enchanted)
             if not ranks <= set(ENCHANTABLE_RANKS):
-                raise RulesError(f"enchanted ranks are among {', '.join(ENCHANTABLE_RANKS)}")
+                raise RulesError(
+                    gettext_noop("enchanted ranks are among {ranks}"), ranks=", ".join(ENCHANTABLE_RANKS)
+                )
             ordered = tuple(rank for rank in ENCHANTABLE_RANKS if rank in ranks)
             object.__setattr__(self, "enchanted", ordered)
         for spec in dataclasses.fields(self):
             value = getattr(self, spec.name)
             choices = spec.metadata["choices"]
             if choices is not None and value not in choices:
-                raise RulesError(f"{spec.name} must be one of {', '.join(map(str, choices))}, not {value!r}")
+                raise RulesError(
+                    gettext_noop("{option} must be one of {choices}, not {value}"),
+                    option=spec.name,
+                    choices=", ".join(map(str, choices)),
+                    value=repr(value),
+                )
             expected = _TYPES[spec.name]
             if value is None and spec.name in _OPTIONAL_INTS:
                 continue
             if type(value) is not expected:
-                raise RulesError(f"{spec.name} must be {expected.__name__}, not {value!r}")
+                raise RulesError(
+                    gettext_noop("{option} must be {type}, not {value}"),
+                    option=spec.name,
+                    type=expected.__name__,
+                    value=repr(value),
+                )
         if not 1 <= self.hand_size <= self.deck_size // 2:
-            raise RulesError(f"hand_size must be between 1 and {self.deck_size // 2}")
+            raise RulesError(gettext_noop("hand_size must be between 1 and {most}"), most=self.deck_size // 2)
         if self.max_attack is not None and self.max_attack < 1:
-            raise RulesError("max_attack must be at least 1")
+            raise RulesError(gettext_noop("max_attack must be at least 1"))
         if self.opening_limit is not None and self.opening_limit < 1:
-            raise RulesError("opening_limit must be at least 1")
+            raise RulesError(gettext_noop("opening_limit must be at least 1"))
         if self.enchanted and self.deck_size != 36:
-            raise RulesError("enchanted cards are played with the 36-card deck")
+            raise RulesError(gettext_noop("enchanted cards are played with the 36-card deck"))
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
@@ -149,10 +180,14 @@ class Rules:
         try:
             options = dict(_PRESET_OPTIONS[name])
         except KeyError:
-            raise RulesError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}") from None
+            raise RulesError(
+                gettext_noop("unknown preset {name}: choose one of {presets}"),
+                name=repr(name),
+                presets=", ".join(PRESETS),
+            ) from None
         unknown = set(overrides) - _TYPES.keys()
         if unknown:
-            raise RulesError(f"unknown option {', '.join(sorted(unknown))}")
+            raise RulesError(gettext_noop("unknown option {options}"), options=", ".join(sorted(unknown)))
         if name == "tabletop" and overrides.get("deck_size") == 52 and "hand_size" not in overrides:
             options["hand_size"] = 7  # "If the large deck is used deal seven (usually)"
         options.update(overrides)
@@ -187,11 +222,21 @@ class Rules:
         """Raise :class:`RulesError` unless ``players`` can play with these rules."""
         if self.teams != "none" and players not in self.player_counts():
             counts = " or ".join(map(str, self.player_counts())) or "no number of"
-            raise RulesError(f"team play with these rules is for {counts} players, not {players}")
+            raise RulesError(
+                gettext_noop("team play with these rules is for {counts} players, not {players}"),
+                counts=counts,
+                players=players,
+            )
         if not self.min_players <= players <= self.max_players:
             raise RulesError(
-                f"{self.deck_size} cards with {self.hand_size} each are for "
-                f"{self.min_players} to {self.max_players} players, not {players}"
+                gettext_noop(
+                    "{deck} cards with {hand} each are for {least} to {most} players, not {players}"
+                ),
+                deck=self.deck_size,
+                hand=self.hand_size,
+                least=self.min_players,
+                most=self.max_players,
+                players=players,
             )
 
     def to_dict(self) -> dict[str, Any]:
@@ -203,7 +248,7 @@ class Rules:
     def from_dict(cls, data: dict[str, Any]) -> Rules:
         unknown = set(data) - _TYPES.keys()
         if unknown:
-            raise RulesError(f"unknown option {', '.join(sorted(unknown))}")
+            raise RulesError(gettext_noop("unknown option {options}"), options=", ".join(sorted(unknown)))
         return cls(**data)
 
     @classmethod
@@ -242,11 +287,15 @@ _TYPES: Final[dict[str, type]] = {
 
 #: Presets in display order: name -> what it plays.
 PRESETS: Final = {
-    "classic": "Podkidnoy, the Full rules: throw-in with attacker priority, trump 6 swap",
-    "perevodnoy": "The Full rules' transfer variant: pass the attack on with a same-rank card",
-    "black_book": "The Black Book: transfer, throw in any time, limit of 5 until the first defence",
-    "tabletop": "Tabletop Simulator: left of the dealer attacks, others join after the first beat",
-    "durak24": "durak24.com: 24 cards (9 to ace), one card at a time",
+    "classic": gettext_noop("Podkidnoy, the Full rules: throw-in with attacker priority, trump 6 swap"),
+    "perevodnoy": gettext_noop("The Full rules' transfer variant: pass the attack on with a same-rank card"),
+    "black_book": gettext_noop(
+        "The Black Book: transfer, throw in any time, limit of 5 until the first defence"
+    ),
+    "tabletop": gettext_noop(
+        "Tabletop Simulator: left of the dealer attacks, others join after the first beat"
+    ),
+    "durak24": gettext_noop("durak24.com: 24 cards (9 to ace), one card at a time"),
 }
 
 _PRESET_OPTIONS: Final[dict[str, dict[str, Any]]] = {
