@@ -6,6 +6,8 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from games.models import Game
@@ -31,9 +33,12 @@ def chat_post(*, user: User, game: Game, text: str) -> ChatMessage:
     """
     text = text.strip()
     if not text:
-        raise ChatError("Write something first.")
+        raise ChatError(_("Write something first."))
     if len(text) > MAX_LENGTH:
-        raise ChatError(f"Messages are at most {MAX_LENGTH} characters long ({len(text)} given).")
+        raise ChatError(
+            _("Messages are at most %(max)s characters long (%(given)s given).")
+            % {"max": MAX_LENGTH, "given": len(text)}
+        )
     User.objects.select_for_update().filter(pk=user.pk).first()
     mute = active_mute(user_id=user.pk)
     if mute is not None:
@@ -42,8 +47,12 @@ def chat_post(*, user: User, game: Game, text: str) -> ChatMessage:
     recent = ChatMessage.objects.filter(author=user, created_at__gt=timezone.now() - window).count()
     if recent >= settings.CHAT_FLOOD_MESSAGES:
         raise ChatRefused(
-            f"Slow down: at most {settings.CHAT_FLOOD_MESSAGES} messages in "
-            f"{settings.CHAT_FLOOD_SECONDS} seconds."
+            ngettext(
+                "Slow down: at most %(messages)s messages in %(seconds)s second.",
+                "Slow down: at most %(messages)s messages in %(seconds)s seconds.",
+                settings.CHAT_FLOOD_SECONDS,
+            )
+            % {"messages": settings.CHAT_FLOOD_MESSAGES, "seconds": settings.CHAT_FLOOD_SECONDS}
         )
     return ChatMessage.objects.create(
         game=game, author=user, channel=channel_for(game=game, user=user), text=text

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import selectors as game_selectors
@@ -26,7 +27,7 @@ def _game(game_id: int) -> Game:
     try:
         return game_selectors.game_get(game_id=game_id)
     except GameNotFound:
-        raise Http404("No such game.") from None
+        raise Http404(_("No such game.")) from None
 
 
 def _render_log(request: HttpRequest, game: Game, *, error: str = "", status: int = 200) -> HttpResponse:

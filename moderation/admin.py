@@ -24,6 +24,8 @@ from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from chat.models import ChatMessage
 from games.admin import GameAdmin as GamesGameAdmin
@@ -53,9 +55,9 @@ def _link(model: str, pk: Any, label: Any) -> str:
 
 def game_links(game_id: int) -> str:
     """The game page, and its replay once the replays app provides one."""
-    links = [(reverse("games:detail", args=[game_id]), "game page")]
+    links = [(reverse("games:detail", args=[game_id]), gettext("game page"))]
     with contextlib.suppress(NoReverseMatch):
-        links.append((reverse("replays:replay", args=[game_id]), "replay"))
+        links.append((reverse("replays:replay", args=[game_id]), gettext("replay")))
     return format_html_join(" · ", '<a href="{}">{}</a>', links)
 
 
@@ -165,7 +167,13 @@ def _sanction(
 
 def _mute(modeladmin: Any, request: HttpRequest, users: Callable[[Any], Any], queryset: QuerySet[Any]) -> Any:
     return _sanction(
-        modeladmin, request, users, queryset, sanction=services.user_mute, title="Mute in chat", done="Muted"
+        modeladmin,
+        request,
+        users,
+        queryset,
+        sanction=services.user_mute,
+        title=gettext("Mute in chat"),
+        done=gettext("Muted"),
     )
 
 
@@ -178,8 +186,8 @@ def _suspend(
         users,
         queryset,
         sanction=services.user_suspend,
-        title="Suspend (no log-in, no play, no API; running games resigned)",
-        done="Suspended",
+        title=gettext("Suspend (no log-in, no play, no API; running games resigned)"),
+        done=gettext("Suspended"),
     )
 
 
@@ -196,8 +204,8 @@ def _hide(
         request,
         queryset,
         form_class=ReasonForm,
-        title="Hide chat messages",
-        done="Hidden",
+        title=gettext("Hide chat messages"),
+        done=gettext("Hidden"),
         perform=perform,
     )
 
@@ -237,74 +245,74 @@ class ReportAdmin(ModerationPermissions, ReadOnly, admin.ModelAdmin):  # type: i
     fields = readonly_fields
     actions = ["resolve", "dismiss", "hide_messages", "mute_users", "suspend_users"]
 
-    @admin.display(description="what")
+    @admin.display(description=_("what"))
     def target(self, report: Report) -> str:
         return report.target_kind
 
-    @admin.display(description="reported player")
+    @admin.display(description=_("reported player"))
     def reported(self, report: Report) -> str:
         return _link("accounts_user", report.reported_user_id, report.reported_user)
 
-    @admin.display(description="game")
+    @admin.display(description=_("game"))
     def game_link(self, report: Report) -> str:
         if report.game_id is None:
             return "—"
         return format_html(
             "{} ({})",
-            _link("games_game", report.game_id, f"game {report.game_id}"),
+            _link("games_game", report.game_id, gettext("game %(game)s") % {"game": report.game_id}),
             game_links(report.game_id),
         )
 
-    @admin.display(description="message / details")
+    @admin.display(description=_("message / details"))
     def excerpt(self, report: Report) -> str:
         if report.message is not None:
-            hidden = " [hidden]" if report.message.is_hidden else ""
+            hidden = " [" + gettext("hidden") + "]" if report.message.is_hidden else ""
             return f"“{report.message.text[:80]}”{hidden}"
         return report.details[:80]
 
-    @admin.display(description="reported message")
+    @admin.display(description=_("reported message"))
     def message_text(self, report: Report) -> str:
         if report.message is None:
             return "—"
         return _link("chat_chatmessage", report.message_id, report.message.text)
 
-    @admin.action(description="Resolve the selected reports (with a note)", permissions=["handle"])
+    @admin.action(description=_("Resolve the selected reports (with a note)"), permissions=["handle"])
     def resolve(self, request: HttpRequest, queryset: QuerySet[Report]) -> Any:
         return _form_action(
             self,
             request,
             queryset,
             form_class=NoteForm,
-            title="Resolve reports",
-            done="Resolved",
+            title=gettext("Resolve reports"),
+            done=gettext("Resolved"),
             perform=lambda r, f: services.report_resolve(
                 moderator=_user(request), report=r, note=f.cleaned_data["note"]
             ),
         )
 
-    @admin.action(description="Dismiss the selected reports (with a note)", permissions=["handle"])
+    @admin.action(description=_("Dismiss the selected reports (with a note)"), permissions=["handle"])
     def dismiss(self, request: HttpRequest, queryset: QuerySet[Report]) -> Any:
         return _form_action(
             self,
             request,
             queryset,
             form_class=NoteForm,
-            title="Dismiss reports",
-            done="Dismissed",
+            title=gettext("Dismiss reports"),
+            done=gettext("Dismissed"),
             perform=lambda r, f: services.report_dismiss(
                 moderator=_user(request), report=r, note=f.cleaned_data["note"]
             ),
         )
 
-    @admin.action(description="Hide the reported chat messages", permissions=["hide"])
+    @admin.action(description=_("Hide the reported chat messages"), permissions=["hide"])
     def hide_messages(self, request: HttpRequest, queryset: QuerySet[Report]) -> Any:
         return _hide(self, request, lambda r: r.message, queryset.filter(message__isnull=False))
 
-    @admin.action(description="Mute the reported players", permissions=["mute"])
+    @admin.action(description=_("Mute the reported players"), permissions=["mute"])
     def mute_users(self, request: HttpRequest, queryset: QuerySet[Report]) -> Any:
         return _mute(self, request, lambda r: r.reported_user, queryset.filter(reported_user__isnull=False))
 
-    @admin.action(description="Suspend the reported players", permissions=["suspend"])
+    @admin.action(description=_("Suspend the reported players"), permissions=["suspend"])
     def suspend_users(self, request: HttpRequest, queryset: QuerySet[Report]) -> Any:
         return _suspend(
             self, request, lambda r: r.reported_user, queryset.filter(reported_user__isnull=False)
@@ -315,11 +323,11 @@ class ReportAdmin(ModerationPermissions, ReadOnly, admin.ModelAdmin):  # type: i
 
 
 class HiddenFilter(admin.SimpleListFilter):
-    title = "hidden"
+    title = _("hidden")
     parameter_name = "hidden"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", "hidden"), ("no", "shown")]
+        return [("yes", gettext("hidden")), ("no", gettext("shown"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() in ("yes", "no"):
@@ -345,23 +353,23 @@ class ChatMessageAdmin(ModerationPermissions, ReadOnly, admin.ModelAdmin):  # ty
     readonly_fields = fields
     actions = ["hide_messages", "mute_authors", "suspend_authors"]
 
-    @admin.display(description="game")
+    @admin.display(description=_("game"))
     def game_link(self, message: ChatMessage) -> str:
         return format_html(
             "{} ({})",
-            _link("games_game", message.game_id, f"game {message.game_id}"),
+            _link("games_game", message.game_id, gettext("game %(game)s") % {"game": message.game_id}),
             game_links(message.game_id),
         )
 
-    @admin.action(description="Hide the selected messages", permissions=["hide"])
+    @admin.action(description=_("Hide the selected messages"), permissions=["hide"])
     def hide_messages(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> Any:
         return _hide(self, request, lambda m: m, queryset)
 
-    @admin.action(description="Mute the authors of the selected messages", permissions=["mute"])
+    @admin.action(description=_("Mute the authors of the selected messages"), permissions=["mute"])
     def mute_authors(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> Any:
         return _mute(self, request, lambda m: m.author, queryset)
 
-    @admin.action(description="Suspend the authors of the selected messages", permissions=["suspend"])
+    @admin.action(description=_("Suspend the authors of the selected messages"), permissions=["suspend"])
     def suspend_authors(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> Any:
         return _suspend(self, request, lambda m: m.author, queryset)
 
@@ -370,15 +378,15 @@ class ChatMessageAdmin(ModerationPermissions, ReadOnly, admin.ModelAdmin):  # ty
 
 
 class StalledFilter(admin.SimpleListFilter):
-    title = "stalled (no move for)"
+    title = _("stalled (no move for)")
     parameter_name = "stalled_days"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [
-            ("1", "more than a day"),
-            ("3", "more than 3 days"),
-            ("7", "more than 7 days"),
-            ("30", "more than 30 days"),
+            ("1", gettext("more than a day")),
+            ("3", gettext("more than 3 days")),
+            ("7", gettext("more than 7 days")),
+            ("30", gettext("more than 30 days")),
         ]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
@@ -398,11 +406,15 @@ class StalledFilter(admin.SimpleListFilter):
 
 
 class ReportedFilter(admin.SimpleListFilter):
-    title = "reported"
+    title = _("reported")
     parameter_name = "reported"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("open", "with open reports"), ("any", "ever reported"), ("no", "never reported")]
+        return [
+            ("open", gettext("with open reports")),
+            ("any", gettext("ever reported")),
+            ("no", gettext("never reported")),
+        ]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         reports = Report.objects.filter(game=OuterRef("pk"))
@@ -487,12 +499,12 @@ class GameAdmin(ModerationPermissions, GamesGameAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    @admin.display(description="pages")
+    @admin.display(description=_("pages"))
     def links(self, game: Game) -> str:
         return game_links(game.pk)
 
     @admin.action(
-        description="Abort the selected games (no result, no stats, no rating)", permissions=["abort"]
+        description=_("Abort the selected games (no result, no stats, no rating)"), permissions=["abort"]
     )
     def abort_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
         return _form_action(
@@ -500,15 +512,15 @@ class GameAdmin(ModerationPermissions, GamesGameAdmin):
             request,
             queryset,
             form_class=ReasonForm,
-            title="Abort games",
-            done="Aborted",
+            title=gettext("Abort games"),
+            done=gettext("Aborted"),
             perform=lambda g, f: services.game_abort(
                 moderator=_user(request), game=g, reason=f.cleaned_data["reason"]
             ),
         )
 
     @admin.action(
-        description="Settle the selected stalled games (timeout for the player waited on)",
+        description=_("Settle the selected stalled games (timeout for the player waited on)"),
         permissions=["settle"],
     )
     def settle_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> Any:
@@ -517,8 +529,8 @@ class GameAdmin(ModerationPermissions, GamesGameAdmin):
             request,
             queryset,
             form_class=ReasonForm,
-            title="Settle stalled games: the engine's timeout for the player each game waits on",
-            done="Settled",
+            title=gettext("Settle stalled games: the engine's timeout for the player each game waits on"),
+            done=gettext("Settled"),
             perform=lambda g, f: services.game_settle(
                 moderator=_user(request), game=g, reason=f.cleaned_data["reason"]
             ),
@@ -556,7 +568,7 @@ class ReportsReceivedInline(ReadOnly, admin.TabularInline):  # type: ignore[type
         "details",
     )
     readonly_fields = fields
-    verbose_name_plural = "reports about this user"
+    verbose_name_plural = _("reports about this user")
 
 
 class UserSeatInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
@@ -571,20 +583,20 @@ class UserSeatInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
         "joined_at",
     )
     readonly_fields = fields
-    verbose_name_plural = "games"
+    verbose_name_plural = _("games")
     ordering = ["-joined_at"]
 
-    @admin.display(description="status")
+    @admin.display(description=_("status"))
     def game_status(self, seat: Seat) -> str:
         return seat.game.status
 
 
 class SanctionedFilter(admin.SimpleListFilter):
-    title = "sanctioned now"
+    title = _("sanctioned now")
     parameter_name = "sanctioned"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("mute", "muted"), ("suspend", "suspended")]
+        return [("mute", gettext("muted")), ("suspend", gettext("suspended"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() not in ("mute", "suspend"):
@@ -607,37 +619,37 @@ class UserAdmin(ModerationPermissions, AccountsUserAdmin):  # type: ignore[type-
     list_filter = [*AccountsUserAdmin.list_filter, SanctionedFilter]
     actions = ["mute_users", "suspend_users", "make_moderators", "remove_moderators"]
 
-    @admin.action(description="Mute the selected users", permissions=["mute"])
+    @admin.action(description=_("Mute the selected users"), permissions=["mute"])
     def mute_users(self, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
         return _mute(self, request, lambda u: u, queryset)
 
-    @admin.action(description="Suspend the selected users", permissions=["suspend"])
+    @admin.action(description=_("Suspend the selected users"), permissions=["suspend"])
     def suspend_users(self, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
         return _suspend(self, request, lambda u: u, queryset)
 
-    @admin.action(description="Make the selected users moderators", permissions=["appoint"])
+    @admin.action(description=_("Make the selected users moderators"), permissions=["appoint"])
     def make_moderators(self, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
         return _form_action(
             self,
             request,
             queryset,
             form_class=ReasonForm,
-            title="Make moderators",
-            done="Made moderators",
+            title=gettext("Make moderators"),
+            done=gettext("Made moderators"),
             perform=lambda u, f: services.moderator_grant(
                 user=u, actor=_user(request), reason=f.cleaned_data["reason"]
             ),
         )
 
-    @admin.action(description="Remove the selected users from the moderators", permissions=["appoint"])
+    @admin.action(description=_("Remove the selected users from the moderators"), permissions=["appoint"])
     def remove_moderators(self, request: HttpRequest, queryset: QuerySet[Any]) -> Any:
         return _form_action(
             self,
             request,
             queryset,
             form_class=ReasonForm,
-            title="Remove moderators",
-            done="Removed from the moderators",
+            title=gettext("Remove moderators"),
+            done=gettext("Removed from the moderators"),
             perform=lambda u, f: services.moderator_revoke(
                 user=u, actor=_user(request), reason=f.cleaned_data["reason"]
             ),
@@ -677,6 +689,6 @@ class AuditEntryAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     readonly_fields = fields
     actions = None
 
-    @admin.display(description="to whom")
+    @admin.display(description=_("to whom"))
     def target(self, entry: AuditEntry) -> str:
         return _link("accounts_user", entry.target_user_id, entry.target_user)

@@ -13,14 +13,16 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .roles import is_moderator
 
 
 class ModerationAdminSite(admin.AdminSite):
-    site_header = "durak online: moderation"
-    site_title = "durak moderation"
-    index_title = "Moderation"
+    site_header = gettext_lazy("durak online: moderation")
+    site_title = gettext_lazy("durak moderation")
+    index_title = gettext_lazy("Moderation")
 
     def has_permission(self, request: HttpRequest) -> bool:
         return is_moderator(request.user)
@@ -33,7 +35,7 @@ class ModerationAdminSite(admin.AdminSite):
         def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if not self.has_permission(request):
                 if request.user.is_authenticated:
-                    raise PermissionDenied("Only moderators may use these pages.")
+                    raise PermissionDenied(_("Only moderators may use these pages."))
                 return redirect_to_login(request.get_full_path(), reverse("account_login"))
             response: HttpResponse = inner(request, *args, **kwargs)
             return response
@@ -43,6 +45,6 @@ class ModerationAdminSite(admin.AdminSite):
     def login(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         if request.user.is_authenticated:
             # Logged in but not a moderator: no loop back to a log-in page.
-            raise PermissionDenied("Only moderators may use these pages.")
+            raise PermissionDenied(_("Only moderators may use these pages."))
         next_url = request.GET.get("next") or reverse("admin:index")
         return redirect_to_login(next_url, reverse("account_login"))

@@ -7,6 +7,7 @@ from allauth.account.forms import LoginForm as AllauthLoginForm
 from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from .selectors import active_suspension
 
@@ -32,17 +33,19 @@ class LoginForm(AllauthLoginForm):  # type: ignore[misc]
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(
+        label=_("Reason"),
         max_length=1000,
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
-        help_text="Kept in the audit log.",
+        help_text=_("Kept in the audit log."),
     )
 
 
 class NoteForm(forms.Form):
     note = forms.CharField(
+        label=_("Note"),
         max_length=1000,
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
-        help_text="Kept on the report and in the audit log.",
+        help_text=_("Kept on the report and in the audit log."),
     )
 
 
@@ -58,13 +61,14 @@ DURATIONS = {
 
 class SanctionForm(ReasonForm):
     duration = forms.ChoiceField(
+        label=_("Duration"),
         choices=[
-            ("1h", "one hour"),
-            ("1d", "one day"),
-            ("3d", "three days"),
-            ("7d", "a week"),
-            ("30d", "thirty days"),
-            ("forever", "for good"),
+            ("1h", _("one hour")),
+            ("1d", _("one day")),
+            ("3d", _("three days")),
+            ("7d", _("a week")),
+            ("30d", _("thirty days")),
+            ("forever", _("for good")),
         ],
         initial="1d",
     )

@@ -11,6 +11,8 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from chat.models import ChatMessage
 from games.models import Game
@@ -23,16 +25,16 @@ class Report(models.Model):
     """A user's complaint about a player, a chat message or a game: the moderation queue."""
 
     class Reason(models.TextChoices):
-        ABUSE = "abuse", "abusive or offensive language"
-        SPAM = "spam", "spam or advertising"
-        CHEATING = "cheating", "cheating or colluding"
-        STALLING = "stalling", "stalling or walking away"
-        OTHER = "other", "something else"
+        ABUSE = "abuse", _("abusive or offensive language")
+        SPAM = "spam", _("spam or advertising")
+        CHEATING = "cheating", _("cheating or colluding")
+        STALLING = "stalling", _("stalling or walking away")
+        OTHER = "other", _("something else")
 
     class Status(models.TextChoices):
-        OPEN = "open", "open"
-        RESOLVED = "resolved", "resolved"
-        DISMISSED = "dismissed", "dismissed"
+        OPEN = "open", _("open")
+        RESOLVED = "resolved", _("resolved")
+        DISMISSED = "dismissed", _("dismissed")
 
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_made"
@@ -43,7 +45,7 @@ class Report(models.Model):
         null=True,
         blank=True,
         related_name="reports_received",
-        help_text="The player reported, or the author of the reported message.",
+        help_text=_("The player reported, or the author of the reported message."),
     )
     game = models.ForeignKey(Game, on_delete=models.PROTECT, null=True, blank=True, related_name="reports")
     message = models.ForeignKey(
@@ -57,7 +59,7 @@ class Report(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     handled_at = models.DateTimeField(null=True, blank=True)
-    note = models.TextField(blank=True, help_text="The moderator's note when resolving or dismissing.")
+    note = models.TextField(blank=True, help_text=_("The moderator's note when resolving or dismissing."))
 
     class Meta:
         constraints = [
@@ -77,12 +79,12 @@ class Report(models.Model):
     @property
     def target_kind(self) -> str:
         if self.message_id is not None:
-            return "message"
+            return gettext("message")
         if self.reported_user_id is not None and self.game_id is None:
-            return "player"
+            return gettext("player")
         if self.reported_user_id is not None:
-            return "player in a game"
-        return "game"
+            return gettext("player in a game")
+        return gettext("game")
 
 
 class Sanction(models.Model):
@@ -90,14 +92,14 @@ class Sanction(models.Model):
     (empty: for good). Made only by ``moderation.services``; each has its audit entry."""
 
     class Kind(models.TextChoices):
-        MUTE = "mute", "muted"
-        SUSPEND = "suspend", "suspended"
+        MUTE = "mute", _("muted")
+        SUSPEND = "suspend", _("suspended")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions")
     kind = models.CharField(max_length=16, choices=Kind.choices)
     reason = models.TextField()
     starts_at = models.DateTimeField(default=timezone.now)
-    ends_at = models.DateTimeField(null=True, blank=True, help_text="Empty: for good.")
+    ends_at = models.DateTimeField(null=True, blank=True, help_text=_("Empty: for good."))
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -111,13 +113,19 @@ class Sanction(models.Model):
     @property
     def until_text(self) -> str:
         if self.ends_at is None:
-            return "for good"
-        return f"until {self.ends_at:%Y-%m-%d %H:%M} UTC"
+            return gettext("for good")
+        return gettext("until %(moment)s UTC") % {"moment": f"{self.ends_at:%Y-%m-%d %H:%M}"}
 
     def explain(self) -> str:
-        """What the sanctioned user is told: what, until when and why."""
-        what = "muted in chat" if self.kind == self.Kind.MUTE else "suspended"
-        return f"You are {what} {self.until_text}. Reason: {self.reason}"
+        """What the sanctioned user is told (in the active language): what, until when and why."""
+        values = {"reason": self.reason, "moment": f"{self.ends_at:%Y-%m-%d %H:%M}" if self.ends_at else ""}
+        if self.kind == self.Kind.MUTE:
+            if self.ends_at is None:
+                return gettext("You are muted in chat for good. Reason: %(reason)s") % values
+            return gettext("You are muted in chat until %(moment)s UTC. Reason: %(reason)s") % values
+        if self.ends_at is None:
+            return gettext("You are suspended for good. Reason: %(reason)s") % values
+        return gettext("You are suspended until %(moment)s UTC. Reason: %(reason)s") % values
 
 
 class AppendOnlyQuerySet(models.QuerySet["AuditEntry"]):
@@ -132,15 +140,15 @@ class AuditEntry(models.Model):
     """One moderation action: who did what, to whom, why and when. Never changed, never deleted."""
 
     class Action(models.TextChoices):
-        HIDE_MESSAGE = "hide_message", "hid a chat message"
-        MUTE = "mute", "muted a user"
-        SUSPEND = "suspend", "suspended a user"
-        ABORT_GAME = "abort_game", "aborted a game"
-        SETTLE_GAME = "settle_game", "settled a stalled game"
-        RESOLVE_REPORT = "resolve_report", "resolved a report"
-        DISMISS_REPORT = "dismiss_report", "dismissed a report"
-        GRANT_MODERATOR = "grant_moderator", "made a user a moderator"
-        REVOKE_MODERATOR = "revoke_moderator", "removed a moderator"
+        HIDE_MESSAGE = "hide_message", _("hid a chat message")
+        MUTE = "mute", _("muted a user")
+        SUSPEND = "suspend", _("suspended a user")
+        ABORT_GAME = "abort_game", _("aborted a game")
+        SETTLE_GAME = "settle_game", _("settled a stalled game")
+        RESOLVE_REPORT = "resolve_report", _("resolved a report")
+        DISMISS_REPORT = "dismiss_report", _("dismissed a report")
+        GRANT_MODERATOR = "grant_moderator", _("made a user a moderator")
+        REVOKE_MODERATOR = "revoke_moderator", _("removed a moderator")
 
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -148,7 +156,7 @@ class AuditEntry(models.Model):
         null=True,
         blank=True,
         related_name="moderation_actions",
-        help_text="Empty for the command line (manage.py moderator).",
+        help_text=_("Empty for the command line (manage.py moderator)."),
     )
     action = models.CharField(max_length=32, choices=Action.choices)
     target_user = models.ForeignKey(
@@ -169,7 +177,7 @@ class AuditEntry(models.Model):
     )
     reason = models.TextField()
     details = models.JSONField(
-        default=dict, blank=True, help_text="E.g. until when, which games were settled."
+        default=dict, blank=True, help_text=_("E.g. until when, which games were settled.")
     )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
@@ -177,7 +185,8 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        verbose_name_plural = "audit log"
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
         permissions = [
             ("hide_message", "Can hide chat messages"),
             ("mute_user", "Can mute users"),

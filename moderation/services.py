@@ -15,6 +15,7 @@ from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from chat.models import ChatMessage
@@ -46,7 +47,7 @@ def message_hide(*, moderator: User, message: ChatMessage, reason: str) -> Audit
     _require(moderator, "hide_message")
     message = ChatMessage.objects.select_for_update().get(pk=message.pk)
     if message.hidden_at is not None:
-        raise ModerationError(f"Message {message.pk} is hidden already.")
+        raise ModerationError(_("Message %(message)s is hidden already.") % {"message": message.pk})
     message.hidden_at = timezone.now()
     message.hidden_by = moderator
     message.save(update_fields=["hidden_at", "hidden_by"])
@@ -105,7 +106,7 @@ def user_suspend(*, moderator: User, user: User, duration: timedelta | None, rea
     every session they logged in with ends now."""
     _require(moderator, "suspend_user")
     if user.pk == moderator.pk:
-        raise ModerationError("You cannot suspend yourself.")
+        raise ModerationError(_("You cannot suspend yourself."))
     sanction = _sanction(
         moderator=moderator, user=user, kind=Sanction.Kind.SUSPEND, duration=duration, reason=reason
     )
@@ -155,7 +156,9 @@ def game_abort(*, moderator: User, game: Game, reason: str) -> Game:
     try:
         game = game_services.game_abort(game_id=game.pk)
     except GameError as error:
-        raise ModerationError(f"Game {game.pk}: {error.message}") from None
+        raise ModerationError(
+            _("Game %(game)s: %(error)s") % {"game": game.pk, "error": error.message}
+        ) from None
     _audit(actor=moderator, action=AuditEntry.Action.ABORT_GAME, reason=reason, game=game)
     return game
 
@@ -167,7 +170,9 @@ def game_settle(*, moderator: User, game: Game, reason: str) -> Seat:
     try:
         seat = game_services.game_settle_stalled(game_id=game.pk)
     except GameError as error:
-        raise ModerationError(f"Game {game.pk}: {error.message}") from None
+        raise ModerationError(
+            _("Game %(game)s: %(error)s") % {"game": game.pk, "error": error.message}
+        ) from None
     _audit(
         actor=moderator,
         action=AuditEntry.Action.SETTLE_GAME,
@@ -183,7 +188,10 @@ def _close_report(*, moderator: User, report: Report, note: str, status: str, ac
     _require(moderator, "handle_report")
     report = Report.objects.select_for_update().get(pk=report.pk)
     if report.status != Report.Status.OPEN:
-        raise ModerationError(f"Report {report.pk} is {report.status} already.")
+        raise ModerationError(
+            _("Report %(report)s is %(status)s already.")
+            % {"report": report.pk, "status": report.get_status_display()}
+        )
     report.status = status
     report.note = note
     report.handled_by = moderator
@@ -258,15 +266,15 @@ def report_create(
 ) -> Report:
     """A user's report; for a message, its author is the reported user and its game the game."""
     if reason not in Report.Reason.values:
-        raise ModerationError("Choose a reason.")
+        raise ModerationError(_("Choose a reason."))
     if message is not None:
         reported_user, game = message.author, message.game
     if reported_user is None and game is None:
-        raise ModerationError("Report a player, a message or a game.")
+        raise ModerationError(_("Report a player, a message or a game."))
     if reported_user is not None and reported_user.pk == reporter.pk:
-        raise ModerationError("You cannot report yourself.")
+        raise ModerationError(_("You cannot report yourself."))
     if len(details) > 1000:
-        raise ModerationError("Keep the details under 1000 characters.")
+        raise ModerationError(_("Keep the details under 1000 characters."))
     return Report.objects.create(
         reporter=reporter,
         reason=reason,

@@ -6,6 +6,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from chat.models import ChatMessage
@@ -16,9 +18,14 @@ from .models import Report
 
 
 class ReportForm(forms.Form):
-    reason = forms.ChoiceField(choices=Report.Reason.choices, widget=forms.RadioSelect)
+    reason = forms.ChoiceField(
+        label=gettext_lazy("Why?"), choices=Report.Reason.choices, widget=forms.RadioSelect
+    )
     details = forms.CharField(
-        required=False, max_length=1000, widget=forms.Textarea(attrs={"rows": 3}), label="Details (optional)"
+        required=False,
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label=gettext_lazy("Details (optional)"),
     )
 
 
@@ -26,7 +33,7 @@ def _int(value: str | None) -> int | None:
     try:
         return int(value) if value else None
     except ValueError:
-        raise Http404("No such thing to report.") from None
+        raise Http404(_("No such thing to report.")) from None
 
 
 @login_required
@@ -44,7 +51,7 @@ def report_create(request: HttpRequest) -> HttpResponse:
         if game_id is not None:
             game = get_object_or_404(Game, pk=game_id)
     if message is None and reported_user is None and game is None:
-        raise Http404("Nothing to report.")
+        raise Http404(_("Nothing to report."))
     form = ReportForm(request.POST or None)
     error = ""
     if request.method == "POST" and form.is_valid():
@@ -60,7 +67,7 @@ def report_create(request: HttpRequest) -> HttpResponse:
         except services.ModerationError as failure:
             error = failure.message
         else:
-            messages.success(request, "Thank you: your report is in the moderators' queue.")
+            messages.success(request, _("Thank you: your report is in the moderators' queue."))
             return redirect("games:detail", game_id=game.pk) if game is not None else redirect("games:lobby")
     context = {
         "form": form,

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext as _
 
 import durak
 from games.exceptions import GameNotFound
@@ -29,7 +30,7 @@ def finished_game(*, game_id: int) -> Game:
         .first()
     )
     if game is None or game.state is None:
-        raise GameNotFound(f"There is no finished game {game_id}.")
+        raise GameNotFound(_("There is no finished game %(game)s.") % {"game": game_id})
     return game
 
 
@@ -70,9 +71,9 @@ def check_fairness(*, game: Game, moves: list[Move]) -> Fairness:
     hash_matches = bool(game.seed_hash) and secrets.compare_digest(recomputed, game.seed_hash)
     problems = []
     if not game.seed_hash:
-        problems.append("No hash was published for this game's deal.")
+        problems.append(_("No hash was published for this game's deal."))
     elif not hash_matches:
-        problems.append("The revealed seed does not give the hash published when the cards were dealt.")
+        problems.append(_("The revealed seed does not give the hash published when the cards were dealt."))
     replay_problem = _replay_problem(game, moves)
     if replay_problem:
         problems.append(replay_problem)
@@ -90,16 +91,16 @@ def _replay_problem(game: Game, moves: list[Move]) -> str:
     try:
         engine = initial_engine(game)
     except (ValueError, TypeError, KeyError):
-        return "The deal cannot be set up from the stored seed."
+        return _("The deal cannot be set up from the stored seed.")
     for expected, move in enumerate(moves, start=1):
         if move.seq != expected:
-            return f"The move log has a gap at move {expected}."
+            return _("The move log has a gap at move %(move)s.") % {"move": expected}
         try:
             engine.apply(move.action)
         except durak.IllegalAction:
-            return f"Move {move.seq} of the log is not legal when the game is replayed."
+            return _("Move %(move)s of the log is not legal when the game is replayed.") % {"move": move.seq}
     if engine.to_dict() != game.state:
-        return "Replaying the move log does not end where the stored game ended."
+        return _("Replaying the move log does not end where the stored game ended.")
     return ""
 
 
@@ -132,15 +133,23 @@ def replay_frame(*, game: Game, moves: list[Move], step: int) -> Frame:
 
     def role(player: int) -> str:
         if engine.over:
-            if player == engine.loser or (engine.losing_team is not None and player % 2 == engine.losing_team):
-                return "the fool"
+            if player == engine.loser or (
+                engine.losing_team is not None and player % 2 == engine.losing_team
+            ):
+                return _("the fool")
             return ""
-        return "attacks" if player == engine.attacker else "defends" if player == engine.defender else ""
+        if player == engine.attacker:
+            return _("attacks")
+        return _("defends") if player == engine.defender else ""
 
     return Frame(
         step=step,
         hands=[
-            (names.get(p, f"seat {p}"), durak.sort_hand(list(engine.hands[p]), engine.trump), role(p))
+            (
+                names.get(p, _("seat %(seat)s") % {"seat": p}),
+                durak.sort_hand(list(engine.hands[p]), engine.trump),
+                role(p),
+            )
             for p in range(engine.players)
         ],
         table=[list(pair) for pair in engine.table],
@@ -160,21 +169,26 @@ def describe(action: dict[str, Any], names: dict[int, str]) -> str:
     cards = action.get("cards") or ([action["card"]] if action.get("card") else [])
     shown = " ".join(durak.pretty(card) for card in cards)
     if kind == "defend":
-        return f"{who} beats {durak.pretty(action['target'])} with {shown}"
-    words = {
-        "attack": "attacks with",
-        "throw": "throws in",
-        "transfer": "transfers with",
-        "take": "takes",
-        "pass": "passes",
-        "swap_trump": "swaps the trump",
-        "timeout": "runs out of time",
-        "resign": "resigns",
-        "reverse": "reverses the direction",
+        return _("%(who)s beats %(target)s with %(cards)s") % {
+            "who": who,
+            "target": durak.pretty(action["target"]),
+            "cards": shown,
+        }
+    sentences = {
+        "attack": _("%(who)s attacks with %(cards)s"),
+        "throw": _("%(who)s throws in %(cards)s"),
+        "transfer": _("%(who)s transfers with %(cards)s"),
+        "take": _("%(who)s takes"),
+        "pass": _("%(who)s passes"),
+        "swap_trump": _("%(who)s swaps the trump %(cards)s"),
+        "timeout": _("%(who)s runs out of time"),
+        "resign": _("%(who)s resigns"),
+        "reverse": _("%(who)s reverses the direction %(cards)s"),
     }
-    text = f"{who} {words.get(kind, kind)} {shown}".strip()
+    sentence = sentences.get(kind)
+    text = (sentence % {"who": who, "cards": shown} if sentence else f"{who} {kind} {shown}").strip()
     if action.get("as_suit"):
-        text += f" (as {action['as_suit']})"
+        text += " " + _("(as %(suit)s)") % {"suit": action["as_suit"]}
     return text
 
 

@@ -1,8 +1,8 @@
 """Replay page and JSON export of finished games (404 for any other game)."""
 
-
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.exceptions import GameNotFound
@@ -15,7 +15,7 @@ def _finished(game_id: int) -> Game:
     try:
         return selectors.finished_game(game_id=game_id)
     except GameNotFound:
-        raise Http404("Only a finished game can be replayed.") from None
+        raise Http404(_("Only a finished game can be replayed.")) from None
 
 
 @require_GET
@@ -46,5 +46,3 @@ def export(request: HttpRequest, game_id: int) -> HttpResponse:
     response = JsonResponse(data, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="durak-game-{game.pk}.json"'
     return response
-
-

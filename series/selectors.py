@@ -3,6 +3,7 @@
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.exceptions import GameNotFound
@@ -44,7 +45,7 @@ def series_table(*, series_id: int) -> SeriesTable:
     """Four queries however many games: the series, its games, their seats with users."""
     series = Series.objects.filter(pk=series_id).first()
     if series is None:
-        raise GameNotFound(f"There is no series {series_id}.")
+        raise GameNotFound(_("There is no series %(series)s.") % {"series": series_id})
     seats = Prefetch("game__seats", queryset=Seat.objects.select_related("user").order_by("position"))
     entries = list(
         SeriesGame.objects.filter(series=series)

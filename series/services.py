@@ -3,6 +3,7 @@ rules; the fool of the last game deals and the engine's rule for later games pic
 attacks first (``durak.Game.new(..., first_game=False)``)."""
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 import durak
 from accounts.models import User
@@ -39,20 +40,22 @@ def play_again(*, user: User, game_id: int, games_agreed: int | None = None) -> 
     try:
         game = Game.objects.select_for_update(of=("self",)).get(pk=game_id)
     except Game.DoesNotExist:
-        raise GameNotFound(f"There is no game {game_id}.") from None
+        raise GameNotFound(_("There is no game %(game)s.") % {"game": game_id}) from None
     if game.status != Game.Status.FINISHED:
-        raise WrongStatus("Only a finished game can be played again.")
+        raise WrongStatus(_("Only a finished game can be played again."))
     seats = list(game.seats.select_related("user").order_by("position"))
     if not any(seat.user_id == user.pk for seat in seats):
-        raise NotAllowed("Only a player of this game can ask to play again.")
+        raise NotAllowed(_("Only a player of this game can ask to play again."))
     entry = SeriesGame.objects.select_related("series").filter(game=game).first()
     if entry is None:
         agreed = DEFAULT_GAMES if games_agreed is None else games_agreed
         if not 1 <= agreed <= MAX_GAMES:
-            raise InvalidRules(f"A series has from 1 to {MAX_GAMES} games.")
+            raise InvalidRules(_("A series has from 1 to %(max)s games.") % {"max": MAX_GAMES})
         series = Series.objects.create(created_by=user, games_agreed=agreed)
         entry = SeriesGame.objects.create(series=series, game=game, number=1)
-    already = SeriesGame.objects.select_related("game").filter(series=entry.series, number=entry.number + 1).first()
+    already = (
+        SeriesGame.objects.select_related("game").filter(series=entry.series, number=entry.number + 1).first()
+    )
     if already is not None:
         return already.game
     series, number = entry.series, entry.number + 1

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
@@ -17,7 +18,7 @@ def series_detail(request: HttpRequest, series_id: int) -> HttpResponse:
     try:
         table = selectors.series_table(series_id=series_id)
     except GameNotFound:
-        raise Http404("No such series.") from None
+        raise Http404(_("No such series.")) from None
     seated = request.user.is_authenticated and any(user.pk == request.user.pk for user in table.players)
     return render(request, "series/series.html", {"table": table, "seated": seated})
 
@@ -30,10 +31,10 @@ def play_again(request: HttpRequest, game_id: int) -> HttpResponse:
         agreed = int(request.POST["games_agreed"]) if request.POST.get("games_agreed") else None
         game = services.play_again(user=request.user, game_id=game_id, games_agreed=agreed)
     except ValueError:
-        messages.error(request, "The number of games must be a whole number.")
+        messages.error(request, _("The number of games must be a whole number."))
         return redirect("games:detail", game_id=game_id)
     except GameNotFound:
-        raise Http404("No such game.") from None
+        raise Http404(_("No such game.")) from None
     except GameError as error:
         messages.error(request, error.message)
         return redirect("games:detail", game_id=game_id)

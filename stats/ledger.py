@@ -187,8 +187,10 @@ class Ledger:
                 rows.append(self.ratings[key])
             current = [MODEL.rating(mu=row.mu, sigma=row.sigma) for row in rows]
             if record.teams:
-                sides = [[index for index, seat in enumerate(record.seats) if seat.position % 2 == side]
-                         for side in (0, 1)]
+                sides = [
+                    [index for index, seat in enumerate(record.seats) if seat.position % 2 == side]
+                    for side in (0, 1)
+                ]
                 teams = [[current[index] for index in side] for side in sides]
                 ranks = [float(record.seats[side[0]].rank) for side in sides]
                 rated = MODEL.rate(teams, ranks=ranks)

@@ -8,13 +8,14 @@ over games. Aborted games never count.
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Mode(models.TextChoices):
     """Ratings are kept apart for games with and without transfers."""
 
-    THROW_IN = "throw_in", "throw-in"
-    TRANSFER = "transfer", "transfer"
+    THROW_IN = "throw_in", _("throw-in")
+    TRANSFER = "transfer", _("transfer")
 
 
 class CountedGame(models.Model):
@@ -32,15 +33,19 @@ class PlayerStats(models.Model):
     """One player's record over all games, the games of one preset, or of one number of players."""
 
     class Scope(models.TextChoices):
-        ALL = "all", "all games"
-        PRESET = "preset", "preset"
-        PLAYERS = "players", "number of players"
+        ALL = "all", _("all games")
+        PRESET = "preset", _("preset")
+        PLAYERS = "players", _("number of players")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stats")
     scope = models.CharField(max_length=8, choices=Scope.choices)
-    key = models.CharField(max_length=32, blank=True, default="", help_text="The preset or number of players.")
+    key = models.CharField(
+        max_length=32, blank=True, default="", help_text="The preset or number of players."
+    )
     games = models.PositiveIntegerField(default=0)
-    fools = models.PositiveIntegerField(default=0, help_text="Times the fool (a team's loss counts for both).")
+    fools = models.PositiveIntegerField(
+        default=0, help_text="Times the fool (a team's loss counts for both)."
+    )
     draws = models.PositiveIntegerField(default=0)
     went_out = models.PositiveIntegerField(default=0, help_text="Games in which the player shed all cards.")
     place_total = models.PositiveIntegerField(default=0, help_text="Sum of places out, over went_out games.")
@@ -52,7 +57,8 @@ class PlayerStats(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "scope", "key"], name="player_stats_unique"),
         ]
-        verbose_name_plural = "player stats"
+        verbose_name = _("player stats")
+        verbose_name_plural = _("player stats")
 
     def __str__(self) -> str:
         return f"stats of {self.user_id} ({self.scope} {self.key})"
@@ -90,7 +96,8 @@ class PairStats(models.Model):
             models.CheckConstraint(condition=models.Q(low__lt=models.F("high")), name="pair_stats_ordered"),
         ]
         indexes = [models.Index(fields=["high"], name="pair_stats_high_idx")]
-        verbose_name_plural = "pair stats"
+        verbose_name = _("pair stats")
+        verbose_name_plural = _("pair stats")
 
     def __str__(self) -> str:
         return f"{self.low_id} and {self.high_id}: {self.games} games"
@@ -105,7 +112,7 @@ class Rating(models.Model):
     players = models.PositiveSmallIntegerField(default=0)
     mu = models.FloatField()
     sigma = models.FloatField()
-    ordinal = models.FloatField(help_text="mu - 3 sigma: the conservative rating shown and sorted on.")
+    ordinal = models.FloatField(help_text=_("mu - 3 sigma: the conservative rating shown and sorted on."))
     games = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(null=True, blank=True)
 
@@ -122,7 +129,9 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """A rating after one game: the rating history."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
     mode = models.CharField(max_length=16, choices=Mode.choices)
     players = models.PositiveSmallIntegerField(default=0)

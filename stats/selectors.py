@@ -39,7 +39,9 @@ def profile(*, user: User, recent: int = 15, history: int = 40) -> Profile:
         (row for row in rows if row.scope == PlayerStats.Scope.PLAYERS), key=lambda row: int(row.key)
     )
     changes = list(
-        RatingChange.objects.filter(user=user, players=0).select_related("game").order_by("-at", "-pk")[:history]
+        RatingChange.objects.filter(user=user, players=0)
+        .select_related("game")
+        .order_by("-at", "-pk")[:history]
     )
     seats = Prefetch("game__seats", queryset=Seat.objects.select_related("user").order_by("position"))
     latest = list(

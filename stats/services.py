@@ -15,7 +15,14 @@ if TYPE_CHECKING:
     from games.models import Game, Seat
 
 _STATS_FIELDS = [
-    "games", "fools", "draws", "went_out", "place_total", "current_streak", "best_streak", "last_game_at",
+    "games",
+    "fools",
+    "draws",
+    "went_out",
+    "place_total",
+    "current_streak",
+    "best_streak",
+    "last_game_at",
 ]
 _PAIR_FIELDS = ["games", "low_fools", "high_fools", "draws", "low_ahead", "high_ahead", "last_game_at"]
 _RATING_FIELDS = ["mu", "sigma", "ordinal", "games", "updated_at"]
@@ -117,7 +124,11 @@ def computed_ledger() -> tuple[Ledger, list[CountedGame]]:
 
 
 _TABLES: list[type[CountedGame | PlayerStats | PairStats | Rating | RatingChange]] = [
-    CountedGame, PlayerStats, PairStats, Rating, RatingChange,
+    CountedGame,
+    PlayerStats,
+    PairStats,
+    Rating,
+    RatingChange,
 ]
 
 
@@ -146,13 +157,17 @@ def rebuild() -> int:
 def snapshot_rows() -> dict[str, Any]:
     """The stored numbers, comparable with ``snapshot_ledger`` (for ``rebuild_stats --check``)."""
     return _snapshot(
-        PlayerStats.objects.all(), PairStats.objects.all(), Rating.objects.all(),
+        PlayerStats.objects.all(),
+        PairStats.objects.all(),
+        Rating.objects.all(),
         RatingChange.objects.order_by("at", "pk"),
     )
 
 
 def snapshot_ledger(ledger: Ledger) -> dict[str, Any]:
-    return _snapshot(ledger.player_stats.values(), ledger.pairs.values(), ledger.ratings.values(), ledger.changes)
+    return _snapshot(
+        ledger.player_stats.values(), ledger.pairs.values(), ledger.ratings.values(), ledger.changes
+    )
 
 
 def _snapshot(

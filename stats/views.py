@@ -4,6 +4,7 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
@@ -32,7 +33,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     # Computer players are inactive accounts (nobody logs in as one) but have a profile.
     user = User.objects.filter(Q(is_active=True) | Q(is_bot=True), username=username).first()
     if user is None:
-        raise Http404("No such player.")
+        raise Http404(_("No such player."))
     data = selectors.profile(user=user)
     versus = None
     other_name = request.GET.get("vs", "").strip()
@@ -41,7 +42,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         versus = selectors.head_to_head(me=user, other=other) if other else None
     ratings = [(rating, selectors.rating_uncertainty(rating)) for rating in data.ratings]
     histories = {
-        mode.label: sparkline([change.ordinal for change in data.history if change.mode == mode.value])
+        str(mode.label): sparkline([change.ordinal for change in data.history if change.mode == mode.value])
         for mode in Mode
     }
     context = {

@@ -1,6 +1,7 @@
 """Number formats for the stats pages."""
 
 from django import template
+from django.utils.translation import get_language, pgettext
 
 register = template.Library()
 
@@ -17,5 +18,8 @@ def decimal(value: float | None) -> str:
 
 @register.filter
 def ordinal_place(place: int) -> str:
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10, "th")
-    return f"{place}{suffix}"
+    """1st, 2nd, 3rd, 4th in English; 1-м, 2-м in Russian ("вышел 2-м")."""
+    if (get_language() or "en").startswith("en"):
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10, "th")
+        return f"{place}{suffix}"
+    return pgettext("place out, e.g. out 2nd", "%(place)s.") % {"place": place}
