@@ -121,7 +121,8 @@ def messages(args: list[str]) -> int:
     python = python_with_dependencies(("test",))
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="durak_site.settings", DEBUG="true", PYTHONPATH=str(ROOT))
     parts = args or ["project", *MESSAGE_PARTS]
-    command = [python, "-m", "django", "makemessages", "-l", "ru", "-l", "en", "-e", "html,txt,py",
+    # -P: makemessages runs inside an app folder, whose selectors.py would shadow the standard library's.
+    command = [python, "-P", "-m", "django", "makemessages", "-l", "ru", "-l", "en", "-e", "html,txt,py",
                "--add-location", "file", "--no-obsolete"]
     for part in parts:
         if part == "project":
