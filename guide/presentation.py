@@ -128,7 +128,8 @@ def value_in_words(name: str, value: Any) -> str:
     if isinstance(value, bool):
         return str(YES if value else NO)
     if name == "deck_size":
-        return gettext("%(count)s cards (%(lowest)s to ace)") % {"count": value, "lowest": LOWEST_RANK[value]}
+        words = ngettext("%(count)s card (%(lowest)s to ace)", "%(count)s cards (%(lowest)s to ace)", value)
+        return words % {"count": value, "lowest": LOWEST_RANK[value]}
     if name == "max_attack" and value is None:
         return gettext("as many as the cards dealt")
     if name == "opening_limit":
@@ -219,7 +220,9 @@ def preset_cards() -> list[PresetCard]:
 def effect_text(card: str) -> str:
     """What an enchanted card does, in the engine's sentence (translated when a catalogue has it)."""
     suit = card[-1]
-    return gettext(EFFECTS[card[:-1]]).format(six=SUIT_SYMBOLS[SIX_BEATS[suit]], ace=SUIT_SYMBOLS[ACE_BEATS[suit]])
+    return gettext(EFFECTS[card[:-1]]).format(
+        six=SUIT_SYMBOLS[SIX_BEATS[suit]], ace=SUIT_SYMBOLS[ACE_BEATS[suit]]
+    )
 
 
 @dataclass(frozen=True)
