@@ -105,12 +105,11 @@ class Site:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=10)
 
-    def page_client(self, user: User, game_id: int) -> httpx.Client:
-        """A browser-like client of ``user``: logged in, with the CSRF token the game page set."""
-        django_client = Client()
-        django_client.force_login(user)
+    def page_client(self, user: User, game_id: int, session: str | None = None) -> httpx.Client:
+        """A browser-like client of ``user``: logged in (with ``session`` if given, made by
+        ``login_session``), with the CSRF token the game page set."""
         client = httpx.Client(base_url=self.url, timeout=30, follow_redirects=False)
-        client.cookies.set("sessionid", django_client.cookies["sessionid"].value)
+        client.cookies.set("sessionid", session or login_session(user))
         response = client.get(f"/games/{game_id}/")
         assert response.status_code == 200, response.text[:500]
         client.headers["X-CSRFToken"] = client.cookies["csrftoken"]
@@ -119,6 +118,13 @@ class Site:
     def api_client(self, user: User) -> httpx.Client:
         token, _ = Token.objects.get_or_create(user=user)
         return httpx.Client(base_url=self.url, timeout=30, headers={"Authorization": f"Token {token.key}"})
+
+
+def login_session(user: User) -> str:
+    """A session key of ``user``, logged in, stored in the test database."""
+    django_client = Client()
+    django_client.force_login(user)
+    return str(django_client.cookies["sessionid"].value)
 
 
 def site_env(database_url: str, **extra: str) -> dict[str, str]:
