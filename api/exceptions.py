@@ -3,11 +3,16 @@
 
 A ``games.exceptions.GameError`` from a service keeps its message (for an illegal
 move, the engine's) and its status code: 400, 403, 404 or 409.
+
+``detail`` and the messages in ``errors`` are in the request's language (``LocaleMiddleware``:
+the language cookie, else the Accept-Language header); ``code`` is for programs and never
+changes with the language.
 """
 
 import re
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -28,7 +33,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return response
     if isinstance(exc, exceptions.ValidationError):
         errors = response.data if isinstance(response.data, dict) else {"non_field_errors": response.data}
-        response.data = {"detail": "The request is not valid.", "code": "invalid", "errors": errors}
+        response.data = {"detail": _("The request is not valid."), "code": "invalid", "errors": errors}
     else:
         codes = exc.get_codes()
         response.data = {

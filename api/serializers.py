@@ -5,6 +5,7 @@ caller's seat (never ``Game.state``, ``seed`` or ``deal``), seats, and the publi
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
@@ -66,7 +67,9 @@ class RuleOverridesSerializer(_RuleOverridesBase):  # type: ignore[misc,valid-ty
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         unknown = set(data) - set(self.fields) if isinstance(data, dict) else set()
         if unknown:
-            raise serializers.ValidationError(f"Unknown rule option(s): {', '.join(sorted(unknown))}.")
+            raise serializers.ValidationError(
+                _("Unknown rule option(s): %(options)s.") % {"options": ", ".join(sorted(unknown))}
+            )
         return dict(super().to_internal_value(data))
 
 
@@ -187,22 +190,26 @@ class _ActionUnionField(serializers.Field[dict[str, Any], Any, dict[str, Any], A
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         if not isinstance(data, dict):
-            raise serializers.ValidationError('An action is an object with a "type".')
+            raise serializers.ValidationError(_('An action is an object with a "type".'))
         kind = data.get("type")
         if not isinstance(kind, str):
-            raise serializers.ValidationError('An action needs a "type": a string such as "attack".')
+            raise serializers.ValidationError(_('An action needs a "type": a string such as "attack".'))
         if kind in durak.game.SYSTEM_ACTION_TYPES and kind not in self.members:
-            raise serializers.ValidationError(f"{kind!r} is applied by the server, never sent by a player.")
+            raise serializers.ValidationError(
+                _("%(type)r is applied by the server, never sent by a player.") % {"type": kind}
+            )
         if kind not in self.members:
             raise serializers.ValidationError(
-                f"Unknown action type {kind!r}: use one of {', '.join(self.members)}."
+                _("Unknown action type %(type)r: use one of %(types)s.")
+                % {"type": kind, "types": ", ".join(self.members)}
             )
         member = self.members[kind](data=data)
         member.is_valid(raise_exception=True)
         extra = set(data) - set(member.fields)
         if extra:
             raise serializers.ValidationError(
-                f"Unexpected field(s) in a {kind} action: {', '.join(sorted(extra))}."
+                _("Unexpected field(s) in a %(type)s action: %(fields)s.")
+                % {"type": kind, "fields": ", ".join(sorted(extra))}
             )
         return dict(member.validated_data)
 
@@ -353,15 +360,15 @@ class TimeControlSerializer(serializers.Serializer[Any]):
         correspondence = data["seconds"] >= CORRESPONDENCE_FROM.total_seconds()
         if data["kind"] == "live" and correspondence:
             raise serializers.ValidationError(
-                {"seconds": "A live game has under an hour a move; use kind correspondence."}
+                {"seconds": _("A live game has under an hour a move; use kind correspondence.")}
             )
         if data["kind"] == "correspondence" and not correspondence:
             raise serializers.ValidationError(
-                {"seconds": "A correspondence game has an hour a move or more."}
+                {"seconds": _("A correspondence game has an hour a move or more.")}
             )
         if data.get("pause_weekends") and data["kind"] != "correspondence":
             raise serializers.ValidationError(
-                {"pause_weekends": "Only correspondence clocks pause at weekends."}
+                {"pause_weekends": _("Only correspondence clocks pause at weekends.")}
             )
         return data
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
@@ -47,7 +48,7 @@ WAIT_POLL_SECONDS = 0.25
 @csrf_exempt  # nothing is changed; the answer is the same JSON 404 for every method
 def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """Any other address under /api/: the API's error body rather than the site's HTML page."""
-    return JsonResponse({"detail": "There is nothing at this address.", "code": "not_found"}, status=404)
+    return JsonResponse({"detail": _("There is nothing at this address."), "code": "not_found"}, status=404)
 
 
 def errors(*codes: int) -> dict[int, OpenApiResponse]:
@@ -85,7 +86,7 @@ class TokenView(APIView):
     def post(self, request: Request) -> Response:
         login = AuthTokenSerializer(data=request.data, context={"request": request})
         login.is_valid(raise_exception=True)
-        token, _ = Token.objects.get_or_create(user=login.validated_data["user"])
+        token, _created = Token.objects.get_or_create(user=login.validated_data["user"])
         return Response({"token": token.key})
 
 
@@ -223,7 +224,7 @@ class GameMovesView(generics.GenericAPIView[Move]):
     def get(self, request: Request, game_id: int) -> Response:
         """The public move log, oldest first."""
         if selectors.game_version(game_id=game_id) is None:
-            raise GameNotFound(f"There is no game {game_id}.")
+            raise GameNotFound(_("There is no game %(game)s.") % {"game": game_id})
         page = self.paginate_queryset(selectors.game_moves(game_id=game_id))
         return self.get_paginated_response(MoveSerializer(page, many=True).data)
 
@@ -255,7 +256,7 @@ class GameWaitView(APIView):
         while True:
             current = selectors.game_version(game_id=game_id)
             if current is None:
-                raise GameNotFound(f"There is no game {game_id}.")
+                raise GameNotFound(_("There is no game %(game)s.") % {"game": game_id})
             if current != known:
                 return Response(game_detail_data(request, game_id))
             if time.monotonic() >= give_up:
