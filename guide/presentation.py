@@ -1,7 +1,9 @@
 """The rules in words for people: preset summaries, each option's name and value, enchanted effects.
 
 Nothing here decides a rule: the values come from ``durak.Rules`` and the effects from
-``durak.enchanted``; this module only puts them into (translated) words.
+``durak.enchanted``; this module only puts them into (translated) words, through the site's words for
+the engine (``durak_site.engine_text``: option names, values, help texts and effects) and the guide's
+own (preset titles and summaries, a few values said more fully).
 """
 
 from __future__ import annotations
@@ -10,12 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 import durak
-from durak.cards import LOWEST_RANK, SUIT_SYMBOLS
-from durak.enchanted import ACE_BEATS, EFFECTS, ENCHANTABLE_RANKS, ENCHANTED_STAGES, SIX_BEATS
+from durak.cards import LOWEST_RANK
+from durak.enchanted import ENCHANTABLE_RANKS, ENCHANTED_STAGES
+from durak_site import engine_text
 
 #: The preset the option table compares every preset with.
 BASELINE = "classic"
@@ -59,60 +62,6 @@ PRESET_SOURCES: dict[str, Promise] = {
     "durak24": _("the rules of durak24.com"),
 }
 
-OPTION_LABELS: dict[str, Promise] = {
-    "deck_size": _("Deck"),
-    "hand_size": _("Cards dealt to each player"),
-    "max_attack": _("Most attack cards in one bout"),
-    "multi_card_attack": _("Open a bout with several cards of one rank"),
-    "transfer": _("Transfer (perevodnoy)"),
-    "trump_swap": _("Swapping the lowest trump for the face-up trump"),
-    "throw_in": _("Who may throw in"),
-    "throw_priority": _("Who throws in first"),
-    "throw_when": _("When cards may be thrown in"),
-    "add_after_take": _("Adding cards after the defender takes"),
-    "opening_limit": _("Lower limit at the start of the game"),
-    "opening_limit_until": _("How long the lower limit holds"),
-    "opening_limit_min_players": _("The lower limit applies with"),
-    "first_attacker": _("Who attacks first in the first game"),
-    "no_trump_first_attacker": _("Who attacks first when nobody holds a trump"),
-    "later_first_attacker": _("Who attacks first in later games"),
-    "draw_order": _("Drawing order after the main attacker"),
-    "teams": _("Team play"),
-    "enchanted": _("Enchanted cards"),
-    "on_timeout": _("When a player's time runs out"),
-}
-
-CHOICE_WORDS: dict[tuple[str, str], Promise] = {
-    ("trump_swap", "never"): _("never"),
-    ("trump_swap", "before_first_attack"): _("only before the first attack"),
-    ("trump_swap", "while_stock"): _("any time while the stock lasts"),
-    ("throw_in", "all"): _("everyone but the defender"),
-    ("throw_in", "neighbours"): _("only the defender's two neighbours"),
-    ("throw_priority", "attacker_first"): _("the main attacker, then the others"),
-    ("throw_priority", "free"): _("anyone, at any moment"),
-    ("throw_when", "any_time"): _("any time"),
-    ("throw_when", "after_first_beat"): _("once the first card is beaten"),
-    ("throw_when", "all_beaten"): _("only when every card is beaten"),
-    ("opening_limit_until", "first_bout"): _("the first bout only"),
-    ("opening_limit_until", "first_defence"): _("until someone first beats off an attack"),
-    ("first_attacker", "lowest_trump"): _("the lowest trump"),
-    ("first_attacker", "left_of_dealer"): _("the player left of the dealer"),
-    ("no_trump_first_attacker", "left_of_dealer"): _("the player left of the dealer"),
-    ("no_trump_first_attacker", "dealer"): _("the dealer"),
-    ("later_first_attacker", "left_of_dealer"): _("the player left of the dealer (the fool deals)"),
-    ("later_first_attacker", "lowest_trump"): _("the lowest trump"),
-    ("draw_order", "clockwise"): _("clockwise"),
-    ("draw_order", "counterclockwise"): _("in reverse turn order"),
-    ("teams", "none"): _("none: everyone plays alone"),
-    ("teams", "partners"): _("partners (Full rules: 2 v 2 or 3 v 3)"),
-    ("teams", "black_book"): _("Black Book team durak (2 v 2)"),
-    ("on_timeout", "fool"): _("they are the fool at once"),
-    ("on_timeout", "auto"): _("an automatic move; the fool at a second timeout in a row"),
-}
-
-YES = pgettext_lazy("option is on", "yes")
-NO = pgettext_lazy("option is off", "no")
-
 STAGE_LABELS: dict[str, Promise] = {
     "sixes_sevens": _("first game: sixes and sevens"),
     "to_tens": _("second game: six to ten"),
@@ -122,31 +71,22 @@ STAGE_LABELS: dict[str, Promise] = {
 
 
 def value_in_words(name: str, value: Any) -> str:
-    """One option's value as people say it, in the active language."""
-    if (name, value) in CHOICE_WORDS:
-        return str(CHOICE_WORDS[name, value])
-    if isinstance(value, bool):
-        return str(YES if value else NO)
+    """One option's value as players say it, in the active language: the site's words for the
+    engine's values (``durak_site.engine_text``), with a few said more fully for the rules table."""
     if name == "deck_size":
         words = ngettext("%(count)s card (%(lowest)s to ace)", "%(count)s cards (%(lowest)s to ace)", value)
         return words % {"count": value, "lowest": LOWEST_RANK[value]}
     if name == "max_attack" and value is None:
         return gettext("as many as the cards dealt")
-    if name == "opening_limit":
-        if value is None:
-            return gettext("none")
+    if name == "opening_limit" and value is not None:
         return ngettext("%(count)s card", "%(count)s cards", value) % {"count": value}
     if name == "opening_limit_min_players":
         return ngettext("%(count)s player or more", "%(count)s players or more", value) % {"count": value}
-    if name == "enchanted":
-        return ", ".join(value) if value else gettext("none")
-    if isinstance(value, str):  # a choice the engine added after this table was written
-        return value.replace("_", " ")
-    return str(value)
+    return engine_text.option_value(name, value)
 
 
 def option_label(name: str) -> str:
-    return str(OPTION_LABELS.get(name, name.replace("_", " ")))
+    return engine_text.option_name(name)
 
 
 @dataclass(frozen=True)
@@ -166,12 +106,11 @@ def option_rows(preset: str) -> list[OptionRow]:
     rows = []
     for option in durak.Rules.describe_options():
         name = option["name"]
-        help_text = option.get("help") or option.get("description") or ""
         rows.append(
             OptionRow(
                 name=name,
                 label=option_label(name),
-                help=gettext(help_text) if help_text else "",
+                help=engine_text.option_help(option) if option.get("help") else "",
                 value=value_in_words(name, _as_value(rules[name])),
                 baseline=value_in_words(name, _as_value(baseline[name])),
                 differs=rules[name] != baseline[name],
@@ -217,14 +156,6 @@ def preset_cards() -> list[PresetCard]:
     return cards
 
 
-def effect_text(card: str) -> str:
-    """What an enchanted card does, in the engine's sentence (translated when a catalogue has it)."""
-    suit = card[-1]
-    return gettext(EFFECTS[card[:-1]]).format(
-        six=SUIT_SYMBOLS[SIX_BEATS[suit]], ace=SUIT_SYMBOLS[ACE_BEATS[suit]]
-    )
-
-
 @dataclass(frozen=True)
 class EnchantedRank:
     rank: str
@@ -235,7 +166,7 @@ class EnchantedRank:
 def enchanted_ranks() -> list[EnchantedRank]:
     rows = []
     for rank in ENCHANTABLE_RANKS:
-        texts = [(durak.pretty(rank + suit), effect_text(rank + suit)) for suit in durak.SUITS]
+        texts = [(durak.pretty(rank + suit), engine_text.effect_text(rank + suit)) for suit in durak.SUITS]
         if len({text for _, text in texts}) == 1:
             texts = [(rank, texts[0][1])]
         rows.append(EnchantedRank(rank=rank, effects=texts))
