@@ -1,0 +1,46 @@
+"""The 503 answers of ``durak_site.middleware`` without a subprocess: which errors become
+them, what each kind of request gets, and that answering needs no database."""
+
+import json
+
+import pytest
+from django.db import IntegrityError, InterfaceError, OperationalError
+from django.http import HttpResponse
+from django.test import RequestFactory
+
+from durak_site.middleware import DatabaseUnavailableMiddleware
+
+TRY_AGAIN = "please try again in a few seconds"
+
+
+def middleware() -> DatabaseUnavailableMiddleware:
+    return DatabaseUnavailableMiddleware(lambda request: HttpResponse())
+
+
+@pytest.mark.parametrize(
+    "error", [OperationalError("connection refused"), InterfaceError("connection already closed")]
+)
+def test_a_lost_database_is_a_503_for_pages_fragments_and_the_api(error: Exception) -> None:
+    # No django_db mark: any query while answering would raise here.
+    factory = RequestFactory()
+    page = middleware().process_exception(factory.get("/games/1/"), error)
+    fragment = middleware().process_exception(
+        factory.get("/games/1/poll/", headers={"HX-Request": "true"}), error
+    )
+    api = middleware().process_exception(factory.post("/api/games/1/actions/"), error)
+    assert page is not None and fragment is not None and api is not None
+    for answer in (page, fragment, api):
+        assert answer.status_code == 503
+        assert answer["Retry-After"] == "5"
+    assert "<html" in page.content.decode() and TRY_AGAIN in page.content.decode()
+    assert "<html" not in fragment.content.decode() and TRY_AGAIN in fragment.content.decode()
+    assert api["Content-Type"] == "application/json"
+    body = json.loads(api.content)
+    assert body["code"] == "service_unavailable" and TRY_AGAIN in body["detail"]
+
+
+def test_other_database_errors_stay_server_errors() -> None:
+    """An IntegrityError is a bug, not an outage: "try again" would not help."""
+    request = RequestFactory().get("/games/1/")
+    assert middleware().process_exception(request, IntegrityError("duplicate key")) is None
+    assert middleware().process_exception(request, ValueError("bug")) is None
