@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET
 
 import durak
+from durak_site import engine_text
 
-from . import presentation
+from . import presentation, tutorial_words
+from .tutorial import OPPONENT, YOU, Tutorial
 
 #: Languages that have their own prose templates; any other falls back to English.
 PROSE_LANGUAGES = ("en", "ru")
@@ -56,4 +58,40 @@ def preset(request: HttpRequest, preset: str) -> HttpResponse:
 
 @require_GET
 def tutorial(request: HttpRequest) -> HttpResponse:
-    raise Http404("the tutorial is not written yet")
+    """A first game against scripted moves. The moves so far are in ``?moves=``; each button is a
+    GET form that adds one of the engine's legal actions. A move the engine refuses is a 400 that
+    shows the game as it was, with the engine's reason."""
+    state = Tutorial.replay(request.GET.get("moves", ""))
+    view = state.game.view(YOU)
+    error = None
+    if state.refused is not None:
+        error = (
+            engine_text.engine_message(state.reason)
+            if state.reason
+            else gettext("That move is not possible now.")
+        )
+    step, steps = tutorial_words.progress(state)
+    context = {
+        "hand": [tutorial_words.card(code) for code in view["hand"]],
+        "opponent_cards": range(view["hand_sizes"][OPPONENT]),
+        "opponent_count": view["hand_sizes"][OPPONENT],
+        "table": [
+            (tutorial_words.card(attack), tutorial_words.card(defence) if defence else None)
+            for attack, defence in view["table"]
+        ],
+        "trump_card": tutorial_words.card(view["trump_card"]) if view["trump_card"] else None,
+        "trump_suit": tutorial_words.trump_name(view["trump"]),
+        "stock_size": view["stock_size"],
+        "discard_size": view["discard_size"],
+        "tip": tutorial_words.tip(state),
+        "latest": tutorial_words.latest(state),
+        "history": tutorial_words.history(state),
+        "buttons": tutorial_words.tokens_for_buttons(state),
+        "moves": ",".join(state.moves),
+        "error": error,
+        "over": state.game.over,
+        "step": step,
+        "steps": steps,
+        "on_main_line": state.on_main_line,
+    }
+    return render(request, "guide/tutorial.html", context, status=400 if error else 200)
