@@ -15,6 +15,7 @@ from django.db.models import (
     IntegerField,
     OuterRef,
     Prefetch,
+    Q,
     QuerySet,
     Subquery,
     Value,
@@ -26,7 +27,7 @@ import durak
 from accounts.models import User
 
 from .exceptions import GameNotFound
-from .models import Game, Move, Seat
+from .models import Game, Invitation, Move, Seat
 
 _SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
@@ -115,7 +116,11 @@ def game_list(
     user. ``open_to_join``: open, with a free seat, and the user not seated yet.
     """
     seated = Seat.objects.filter(game=OuterRef("pk"), user=user)
-    games = Game.objects.defer("state", "seed", "deal")
+    invited = Invitation.objects.filter(game=OuterRef("pk"), user=user)
+    # A private game is listed only to its players and invitees (the lobby lists none).
+    games = Game.objects.defer("state", "seed", "deal").filter(
+        Q(private=False) | Exists(seated) | Exists(invited)
+    )
     if status:
         games = games.filter(status=status)
     if mine:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from chat.models import ChatMessage
+from chat.services import channel_for
 from games.models import Game
 
 from . import services
@@ -44,6 +45,10 @@ def report_create(request: HttpRequest) -> HttpResponse:
     message = reported_user = game = None
     if message_id is not None:
         message = get_object_or_404(ChatMessage.objects.select_related("author", "game"), pk=message_id)
+        # The page quotes the message: only to someone who reads its channel (not the
+        # players' chat to a spectator who guesses an id).
+        if channel_for(game=message.game, user=request.user) != message.channel:  # type: ignore[arg-type]
+            raise Http404("No such thing to report.")
         game = message.game
     else:
         if user_id is not None:

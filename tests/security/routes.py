@@ -1,0 +1,246 @@
+"""Every URL of the site, with what an anonymous visitor and a stranger may get from it.
+
+``tests/security/test_access.py`` walks the URLconf and fails for a URL that is not listed
+here, so a new view cannot ship without saying who may use it. A stranger is a logged-in
+user with no seat, invitation or notification of their own in the world of
+``tests.security.world``; they are pointed at the owners' ids.
+
+Page forms answer a refusal the way the rest of the site does (a redirect back with an error
+message, or the page with its error and a 4xx); whatever the status, the test also checks
+that none of the owners' rows changed and that no secret is in the answer.
+"""
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import durak
+
+from .world import World
+
+OK = frozenset({200})
+REDIRECT = frozenset({302})
+NOT_FOUND = frozenset({404})
+#: A page POST refused: redirect back with a message, or a 4xx page.
+PAGE_REFUSED = frozenset({302, 400, 403, 404, 409})
+#: The API without credentials.
+API_ANONYMOUS = frozenset({401})
+#: Pages behind ``login_required`` for an anonymous visitor: to the log-in page.
+LOGIN = frozenset({"login"})
+
+Target = tuple[dict[str, Any], str]  # URL kwargs, query string
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    #: What to point the URL at: the owners' objects (kwargs, query string).
+    targets: Callable[[World], list[Target]] = lambda world: [({}, "")]
+    #: The POST body (a form, or JSON for the API).
+    data: Callable[[World], dict[str, Any]] = lambda world: {}
+    anonymous: frozenset[Any] = OK
+    stranger: frozenset[Any] = OK
+    api: bool = False
+    why: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def running(world: World) -> list[Target]:
+    return [({"game_id": world.running.pk}, "")]
+
+
+def running_and_private(world: World) -> list[Target]:
+    return [({"game_id": world.running.pk}, ""), ({"game_id": world.private.pk}, "")]
+
+
+def private(world: World) -> list[Target]:
+    return [({"game_id": world.private.pk}, "")]
+
+
+def finished(world: World) -> list[Target]:
+    return [({"game_id": world.finished.pk}, "")]
+
+
+def running_games(world: World) -> list[Target]:
+    return [({"game_id": world.running.pk}, ""), ({"game_id": world.next_game.pk}, "")]
+
+
+def a_legal_move(world: World) -> dict[str, Any]:
+    """The move the running game waits for: what an owner's request would do."""
+    world.running.refresh_from_db()
+    assert world.running.state is not None
+    engine = durak.Game.from_dict(world.running.state)
+    player = engine.waiting_for()[0]
+    return {"action": engine.legal_actions(player)[0], "expected_version": world.running.version}
+
+
+def api_move(world: World) -> dict[str, Any]:
+    """The same move as the API takes it: without "player" (the caller's seat)."""
+    move = a_legal_move(world)
+    return {**move, "action": {key: value for key, value in move["action"].items() if key != "player"}}
+
+
+def move_form(world: World) -> dict[str, Any]:
+    move = a_legal_move(world)
+    return {"action": json.dumps(move["action"]), "expected_version": move["expected_version"]}
+
+
+ROUTES: dict[str, Route] = {
+    # Site-wide
+    "healthz": Route("GET"),
+    "set_language": Route(
+        "POST",
+        data=lambda w: {"language": "ru", "next": "/"},
+        anonymous=REDIRECT,
+        stranger=REDIRECT,
+        why="only the caller's own session and language",
+    ),
+    # The lobby, game pages and their forms (games/)
+    "games:lobby": Route("GET"),
+    "games:create": Route(
+        "POST",
+        data=lambda w: {"preset": "classic", "num_players": 2},
+        anonymous=LOGIN,
+        stranger=REDIRECT,
+        why="opens the stranger's own game",
+    ),
+    "games:detail": Route("GET", running_and_private, why="anyone may watch; the view is a spectator's"),
+    "games:poll": Route("GET", lambda w: [({"game_id": w.running.pk}, "version=-1")]),
+    "games:move": Route("POST", running, move_form, anonymous=LOGIN, stranger=frozenset({403})),
+    "games:join": Route(
+        "POST",
+        running_and_private,
+        anonymous=LOGIN,
+        stranger=PAGE_REFUSED,
+        why="a running game is full; a private one needs an invitation or its token",
+    ),
+    "games:join_link": Route(
+        "GET",
+        lambda w: [({"game_id": w.private.pk, "token": "guessed-token"}, "")],
+        anonymous=REDIRECT,
+        stranger=REDIRECT,
+        why="only carries the token to the page",
+    ),
+    "games:leave": Route("POST", running_and_private, anonymous=LOGIN, stranger=PAGE_REFUSED),
+    "games:start": Route("POST", private, anonymous=LOGIN, stranger=PAGE_REFUSED),
+    "games:fill_with_bots": Route("POST", private, anonymous=LOGIN, stranger=PAGE_REFUSED),
+    "games:invite": Route(
+        "POST", private, lambda w: {"username": w.stranger.username}, anonymous=LOGIN, stranger=PAGE_REFUSED
+    ),
+    "games:vacation": Route(
+        "POST",
+        data=lambda w: {"starts_on": "2030-01-01", "days": 2},
+        anonymous=LOGIN,
+        stranger=REDIRECT,
+        why="books the stranger's own vacation",
+    ),
+    # The guide (rules pages)
+    "games:rules": Route("GET"),
+    "guide:index": Route("GET"),
+    "guide:tutorial": Route("GET"),
+    "guide:preset": Route("GET", lambda w: [({"preset": "classic"}, "")]),
+    # Chat (chat/)
+    "chat:log": Route("GET", running, why="the viewer's own channel: a stranger reads the spectators'"),
+    "chat:post": Route(
+        "POST",
+        running,
+        lambda w: {"text": "hi from outside"},
+        anonymous=LOGIN,
+        stranger=REDIRECT,
+        why="a stranger writes in the spectators' channel only",
+    ),
+    # Notifications (notifications/)
+    "notifications:list": Route("GET", anonymous=LOGIN, why="the caller's own"),
+    "notifications:read": Route(
+        "POST", lambda w: [({"notification_id": w.notification.pk}, "")], anonymous=LOGIN, stranger=NOT_FOUND
+    ),
+    "notifications:read_all": Route("POST", anonymous=LOGIN, stranger=REDIRECT, why="the caller's own"),
+    "notifications:settings": Route(
+        "POST",
+        data=lambda w: {"time_zone": "Asia/Tokyo"},
+        anonymous=LOGIN,
+        stranger=frozenset({200, 302}),
+        why="the caller's own",
+    ),
+    # Reports (moderation/)
+    "moderation:report": Route(
+        "GET",
+        lambda w: [({}, f"message={w.players_message.pk}")],
+        anonymous=LOGIN,
+        stranger=NOT_FOUND,
+        why="reporting a message shows it: only to those who can read its channel",
+    ),
+    # Stats, series and replays
+    "stats:profile": Route("GET", lambda w: [({"username": w.olga.username}, "")]),
+    "stats:leaderboard": Route("GET"),
+    "stats:farming": Route(
+        "GET", anonymous=REDIRECT, stranger=REDIRECT, why="staff only: to the admin log-in"
+    ),
+    "series:detail": Route("GET", lambda w: [({"series_id": w.series_id}, "")]),
+    "series:play_again": Route("POST", finished, anonymous=LOGIN, stranger=PAGE_REFUSED),
+    "replays:replay": Route(
+        "GET", running_games, anonymous=NOT_FOUND, stranger=NOT_FOUND, why="only finished games are replayed"
+    ),
+    "replays:export": Route("GET", running_games, anonymous=NOT_FOUND, stranger=NOT_FOUND),
+    # The REST API (api/): the stranger uses the session, like a browser would
+    "api:token": Route(
+        "POST",
+        data=lambda w: {"username": w.olga.username, "password": "not-her-password"},
+        anonymous=frozenset({400}),
+        stranger=frozenset({400}),
+        api=True,
+    ),
+    "api:me": Route("GET", anonymous=API_ANONYMOUS, api=True, why="the caller's own"),
+    "api:games": Route(
+        "GET",
+        lambda w: [({}, ""), ({}, "open_to_join=true"), ({}, "mine=true")],
+        anonymous=API_ANONYMOUS,
+        api=True,
+    ),
+    "api:game": Route("GET", running_and_private, anonymous=API_ANONYMOUS, api=True),
+    "api:join": Route(
+        "POST", running_and_private, anonymous=API_ANONYMOUS, stranger=frozenset({403, 409}), api=True
+    ),
+    "api:leave": Route(
+        "POST", running_and_private, anonymous=API_ANONYMOUS, stranger=frozenset({403, 409}), api=True
+    ),
+    "api:start": Route("POST", private, anonymous=API_ANONYMOUS, stranger=frozenset({403}), api=True),
+    "api:actions": Route(
+        "POST", running, api_move, anonymous=API_ANONYMOUS, stranger=frozenset({403}), api=True
+    ),
+    "api:moves": Route("GET", running, anonymous=API_ANONYMOUS, api=True),
+    "api:wait": Route(
+        "GET", lambda w: [({"game_id": w.running.pk}, "version=0")], anonymous=API_ANONYMOUS, api=True
+    ),
+    "api:schema": Route("GET", api=True),
+    "api:docs": Route("GET", api=True),
+    # Accounts (allauth): only ever the caller's own account
+    "account_login": Route(
+        "POST",
+        data=lambda w: {"login": w.olga.username, "password": "not-her-password"},
+        stranger=REDIRECT,
+        why="a stranger is already logged in: sent on",
+    ),
+    "account_logout": Route("POST", anonymous=REDIRECT, stranger=REDIRECT),
+    "account_inactive": Route("GET"),
+    "account_signup": Route("GET", stranger=REDIRECT),
+    "account_reauthenticate": Route("GET", anonymous=LOGIN),
+    "account_request_reauthentication_code": Route("GET", anonymous=LOGIN, stranger=frozenset({302, 404})),
+    "account_confirm_reauthentication_code": Route("GET", anonymous=LOGIN, stranger=frozenset({302, 404})),
+    "account_email": Route("GET", anonymous=LOGIN),
+    "account_email_verification_sent": Route("GET"),
+    "account_confirm_email": Route(
+        "GET", lambda w: [({"key": "guessed-key"}, "")], anonymous=OK, stranger=OK
+    ),
+    "account_change_password": Route("GET", anonymous=LOGIN),
+    "account_set_password": Route("GET", anonymous=LOGIN, stranger=REDIRECT),
+    "account_reset_password": Route("GET"),
+    "account_reset_password_done": Route("GET"),
+    "account_reset_password_from_key": Route("GET", lambda w: [({"uidb36": "1", "key": "guessed-key"}, "")]),
+    "account_reset_password_from_key_done": Route("GET"),
+    "account_confirm_login_code": Route("GET", anonymous=REDIRECT, stranger=REDIRECT),
+}
+
+#: URL patterns without a name (each must still be listed).
+UNNAMED = {"api/": "the API's JSON 404 for any other address under /api/"}

@@ -1,0 +1,150 @@
+"""A small site with secrets in it, for the security tests.
+
+Two owners, Olga and Boris, play a running game; Olga also has a private open game, a
+finished game with Boris that became a series, notifications and a players' chat message.
+A stranger (logged in, seated nowhere) and an anonymous visitor then try every URL on
+their ids: whatever the answer, none of the secrets below may appear in it and none of the
+owners' rows may change.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from accounts.models import User
+from chat.models import ChatMessage
+from games import services
+from games.models import Game, Invitation, Move, Seat
+from notifications.models import Kind, Notification, Preferences
+from series import services as series_services
+from tests.api.helpers import hidden_from
+from tests.factories import PASSWORD, play_moves
+from tests.games.helpers import card_traces
+from tests.stats.helpers import DRAW_DEAL, DRAW_MOVES, play_script
+
+PLAYERS_CHAT = "players-only whisper 7f3a"
+SPECTATORS_CHAT = "spectators say hello 2b9c"
+NOTIFICATION_TEXT = "Olga's private notification 5d1e"
+OWNER_EMAIL = "olga.owner.secret@example.com"
+RUNNING_SEED = 918_273_645
+PRIVATE_SEED = 564_738_291
+
+
+@dataclass
+class World:
+    olga: User
+    boris: User
+    stranger: User
+    running: Game  # Olga and Boris, a few moves in
+    private: Game  # Olga's, open, private: seats by invitation or share link only
+    finished: Game  # Olga and Boris, a draw, then "play again": a series
+    series_id: int
+    next_game: Game  # the series' second game, running
+    notification: Notification  # Olga's
+    players_message: ChatMessage  # in the running game's players' channel
+    spectators_message: ChatMessage
+    secrets: dict[str, str] = field(default_factory=dict)
+
+    def hidden_traces(self) -> list[tuple[str, str]]:
+        """(card, trace) for every card of a hand or the stock of the running game that has not
+        been face up (played, the trump, a card shown to swap it): nobody outside may see one.
+        (One game only: a card public in one game may be hidden in another.)"""
+        self.running.refresh_from_db()
+        assert self.running.state is not None
+        shown = {self.running.state["shown_trump"]} - {None}
+        return [
+            (card, trace)
+            for card in sorted(hidden_from(self.running, None, shown))
+            for trace in card_traces(card)
+            if trace.startswith(('"', "'", "&", ">"))
+        ]
+
+
+def _two_player_game(olga: User, boris: User, **options: Any) -> tuple[Game, list[User]]:
+    """Olga's game that Boris joined (so it started); its users by position."""
+    game = services.game_create(creator=olga, preset="classic", num_players=2, **options)
+    services.game_join(user=boris, game_id=game.pk)
+    game.refresh_from_db()
+    by_position = {seat.position: seat.user for seat in game.seats.select_related("user")}
+    return game, [by_position[0], by_position[1]]
+
+
+def build_world() -> World:
+    olga = User.objects.create_user("olga", OWNER_EMAIL, PASSWORD)
+    boris = User.objects.create_user("boris", "boris@example.com", PASSWORD)
+    stranger = User.objects.create_user("stranger", "stranger@example.com", PASSWORD)
+    running, by_position = _two_player_game(olga, boris, seed=RUNNING_SEED)
+    running = play_moves(running, by_position, 3)
+    private = services.game_create(
+        creator=olga, preset="classic", num_players=2, seed=PRIVATE_SEED, private=True
+    )
+    finished, by_position = _two_player_game(olga, boris, deal=DRAW_DEAL)
+    finished = play_script(finished, by_position, DRAW_MOVES)
+    assert finished.status == Game.Status.FINISHED
+    next_game = series_services.play_again(user=olga, game_id=finished.pk, games_agreed=3)
+    if next_game.status == Game.Status.OPEN:
+        services.game_join(user=boris, game_id=next_game.pk, token=next_game.invite_token)
+    next_game.refresh_from_db()
+    assert next_game.status == Game.Status.ACTIVE, next_game.status
+    notification = Notification.objects.create(
+        user=olga, kind=Kind.YOUR_MOVE, game=running, text=NOTIFICATION_TEXT
+    )
+    players_message = ChatMessage.objects.create(
+        game=running, author=olga, channel=ChatMessage.Channel.PLAYERS, text=PLAYERS_CHAT
+    )
+    spectators_message = ChatMessage.objects.create(
+        game=running, author=stranger, channel=ChatMessage.Channel.SPECTATORS, text=SPECTATORS_CHAT
+    )
+    world = World(
+        olga=olga,
+        boris=boris,
+        stranger=stranger,
+        running=running,
+        private=private,
+        finished=finished,
+        series_id=next_game.series_entry.series_id,
+        next_game=next_game,
+        notification=notification,
+        players_message=players_message,
+        spectators_message=spectators_message,
+    )
+    private.refresh_from_db()
+    world.secrets = {
+        "the running game's seed": str(RUNNING_SEED),
+        "the private game's seed": str(PRIVATE_SEED),
+        "the series game's seed": str(next_game.seed),
+        "the private game's share-link token": private.invite_token,
+        "the running game's share-link token": running.invite_token,
+        "the players' chat": PLAYERS_CHAT,
+        "Olga's notification": NOTIFICATION_TEXT,
+        "Olga's email address": OWNER_EMAIL,
+    }
+    return world
+
+
+def fingerprint(world: World) -> dict[str, Any]:
+    """Everything of the owners' that a stranger must not be able to change."""
+    owners = [world.olga.pk, world.boris.pk]
+    return {
+        "games": sorted(
+            Game.objects.filter(creator_id__in=owners).values_list(
+                "pk", "status", "version", "private", "invite_token", "bot_level"
+            )
+        ),
+        "seats": sorted(
+            Seat.objects.filter(game__creator_id__in=owners).values_list(
+                "game_id", "user_id", "position", "result"
+            )
+        ),
+        "moves": Move.objects.count(),
+        "invitations": sorted(Invitation.objects.values_list("game_id", "user_id")),
+        "players' chat": sorted(
+            ChatMessage.objects.filter(channel=ChatMessage.Channel.PLAYERS).values_list(
+                "pk", "text", "hidden_at"
+            )
+        ),
+        "notifications": sorted(Notification.objects.filter(user_id__in=owners).values_list("pk", "read_at")),
+        "preferences": sorted(map(str, Preferences.objects.filter(user_id__in=owners).values())),
+        "users": sorted(
+            User.objects.filter(pk__in=owners).values_list("pk", "username", "email", "password", "time_zone")
+        ),
+    }
