@@ -8,19 +8,75 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+
 import durak
 from durak.enchanted import ACE_BEATS, ENCHANTABLE_RANKS, ENCHANTED_STAGES, SIX_BEATS, effect
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+#: English suit names (the engine's); pages show ``suit_name`` / ``card_name`` in the reader's language.
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RED_SUITS = frozenset("HD")
 #: Team 0 (the even seats) and team 1 (the odd seats) of a team game, as the pages name them.
-TEAM_NAMES = ("team A", "team B")
+TEAM_NAMES: tuple[Promise, Promise] = (gettext_lazy("team A"), gettext_lazy("team B"))
+
+#: "eight of diamonds" / "восьмёрка бубен": the names screen readers read out.
+_RANK_NAMES: dict[str, Promise] = {
+    "2": pgettext_lazy("card rank", "two"),
+    "3": pgettext_lazy("card rank", "three"),
+    "4": pgettext_lazy("card rank", "four"),
+    "5": pgettext_lazy("card rank", "five"),
+    "6": pgettext_lazy("card rank", "six"),
+    "7": pgettext_lazy("card rank", "seven"),
+    "8": pgettext_lazy("card rank", "eight"),
+    "9": pgettext_lazy("card rank", "nine"),
+    "10": pgettext_lazy("card rank", "ten"),
+    "J": pgettext_lazy("card rank", "jack"),
+    "Q": pgettext_lazy("card rank", "queen"),
+    "K": pgettext_lazy("card rank", "king"),
+    "A": pgettext_lazy("card rank", "ace"),
+}
+#: A suit as in "eight of diamonds" (Russian: the genitive, "бубен").
+_SUIT_OF: dict[str, Promise] = {
+    "S": pgettext_lazy("of a suit", "spades"),
+    "H": pgettext_lazy("of a suit", "hearts"),
+    "D": pgettext_lazy("of a suit", "diamonds"),
+    "C": pgettext_lazy("of a suit", "clubs"),
+}
+#: A suit on its own ("trump: diamonds"; Russian: "бубны").
+_SUIT_ALONE: dict[str, Promise] = {
+    "S": pgettext_lazy("suit", "spades"),
+    "H": pgettext_lazy("suit", "hearts"),
+    "D": pgettext_lazy("suit", "diamonds"),
+    "C": pgettext_lazy("suit", "clubs"),
+}
 
 
 def pretty(card: str) -> str:
     """``"10H"`` -> ``"10♥"``."""
     return durak.pretty(card)
+
+
+def card_name(card: str) -> str:
+    """``"8D"`` -> ``"eight of diamonds"`` (``"восьмёрка бубен"`` in Russian)."""
+    rank, suit = durak.card_rank(card), durak.card_suit(card)
+    return pgettext("card name", "%(rank)s of %(suit)s") % {"rank": _RANK_NAMES[rank], "suit": _SUIT_OF[suit]}
+
+
+def suit_name(suit: str | None) -> str:
+    """``"D"`` -> ``"diamonds"`` (``"бубны"``); no suit: ``"none"``."""
+    return str(_SUIT_ALONE[suit]) if suit in _SUIT_ALONE else pgettext("suit", "none")
+
+
+def suit_colour(suit: str | None, four_colour: bool = False) -> str:
+    """The CSS class of a suit's colour: red/black, or with the four-colour deck ♦ blue and ♣ green."""
+    if four_colour and suit == "D":
+        return "blue"
+    if four_colour and suit == "C":
+        return "green"
+    return "red" if suit in RED_SUITS else "black"
 
 
 def _cards_text(cards: list[str]) -> str:
@@ -51,38 +107,45 @@ class ActionButton:
 
     @property
     def suit_colour(self) -> str:
-        return "red" if self.as_suit in RED_SUITS else "black"
+        return suit_colour(self.as_suit)
 
     @property
     def cards_attr(self) -> str:
         return " ".join(self.cards)
 
+    @property
+    def confirm(self) -> str:
+        """The question of the confirm bar: "Beat 7♦ with 9♦?"."""
+        return _("%(move)s?") % {"move": self.label}
+
 
 def action_label(action: dict[str, Any]) -> str:
     label = _plain_label(action)
     if action.get("as_suit"):
-        label += f" as {SUIT_SYMBOLS[action['as_suit']]}"
+        label = _("%(move)s as %(suit)s") % {"move": label, "suit": SUIT_SYMBOLS[action["as_suit"]]}
     return label
 
 
 def _plain_label(action: dict[str, Any]) -> str:
     kind = action["type"]
     if kind == "attack":
-        return f"Attack with {_cards_text(action['cards'])}"
+        return _("Attack with %(cards)s") % {"cards": _cards_text(action["cards"])}
     if kind == "throw":
-        return f"Throw in {pretty(action['card'])}"
+        return _("Throw in %(card)s") % {"card": pretty(action["card"])}
     if kind == "defend":
-        return f"Beat {pretty(action['target'])} with {pretty(action['card'])}"
+        return _("Beat %(target)s with %(card)s") % {"target": pretty(action["target"]), "card": pretty(action["card"])}
     if kind == "transfer":
-        return f"Transfer with {pretty(action['card'])}"
+        return _("Transfer with %(card)s") % {"card": pretty(action["card"])}
     if kind == "take":
-        return "Take the cards"
+        return _("Take the cards")
     if kind == "pass":
-        return "Pass (nothing more from me)"
+        return _("Pass (nothing more from me)")
     if kind == "swap_trump":
-        return "Swap the trump card"
+        return _("Swap the trump card")
     if kind == "reverse":
-        return "Reverse the direction of play"
+        return _("Reverse the direction of play")
+    if kind == "timeout":
+        return _("Timeout")
     return str(kind).replace("_", " ").capitalize()
 
 
@@ -123,8 +186,8 @@ def group_suit_choices(buttons: list[ActionButton]) -> list[ActionButton]:
             pickers[key] = len(grouped)
             grouped.append(
                 ActionButton(
-                    action=plain, label=f"{_plain_label(plain)}, naming", value="", cards=button.cards,
-                    choices=(button,),
+                    action=plain, label=_("%(move)s, naming") % {"move": _plain_label(plain)}, value="",
+                    cards=button.cards, choices=(button,),
                 )
             )
     return grouped
@@ -148,20 +211,20 @@ def card_marks(card: str, view: dict[str, Any]) -> CardMarks:
         return CardMarks()
     named = (view.get("named_suits") or {}).get(card)
     if named:
-        note_suit, note = named, f"as {SUIT_SYMBOLS[named]}"
+        note_suit, note = named, pgettext("an eight named as a suit", "as %(suit)s") % {"suit": SUIT_SYMBOLS[named]}
     elif rank == "6":
         note_suit = SIX_BEATS[suit]
-        note = f"beats {SUIT_SYMBOLS[note_suit]}"
+        note = pgettext("an enchanted six", "beats %(suit)s") % {"suit": SUIT_SYMBOLS[note_suit]}
     elif rank == "A":
         note_suit = ACE_BEATS[suit]
-        note = f"beats {SUIT_SYMBOLS[note_suit]}A"
+        note = pgettext("an enchanted ace", "beats %(suit)sA") % {"suit": SUIT_SYMBOLS[note_suit]}
     else:
         note_suit, note = "", ""
     return CardMarks(
         enchanted=True,
         effect=effect(card),
         note=note,
-        note_colour=("red" if note_suit in RED_SUITS else "black") if note_suit else "",
+        note_colour=suit_colour(note_suit) if note_suit else "",
     )
 
 
@@ -196,7 +259,22 @@ class Player:
 
     @property
     def team_name(self) -> str:
-        return TEAM_NAMES[self.team] if self.team is not None else ""
+        return str(TEAM_NAMES[self.team]) if self.team is not None else ""
+
+    @property
+    def role_label(self) -> str:
+        """The marker beside the name: "attacks" / "defends"."""
+        if self.role == "attacker":
+            return pgettext("role marker", "attacks")
+        if self.role == "defender":
+            return pgettext("role marker", "defends")
+        return ""
+
+    @property
+    def count_label(self) -> str:
+        if self.out:
+            return pgettext("a player who has no cards left", "out")
+        return ngettext("%(count)d card", "%(count)d cards", self.hand_size) % {"count": self.hand_size}
 
 
 @dataclass
@@ -215,6 +293,10 @@ class Table:
     team_line: str = ""
     direction_line: str = ""
     team_results: list[tuple[str, str, bool]] = field(default_factory=list)  # (team, names, lost)
+    #: What is happening, in words: "8♦ attacks you: beat it or take."
+    situation_line: str = ""
+    #: The last move, in words, for the live region: "anna attacks with 6♠."
+    last_move_line: str = ""
 
     @property
     def hand(self) -> list[str]:
@@ -235,8 +317,22 @@ class Table:
         return next((i for i, team in enumerate(self.view.get("teams") or []) if self.me in team), None)
 
     @property
+    def my_player(self) -> Player | None:
+        return next((player for player in self.players if player.is_me), None)
+
+    @property
     def enchanted(self) -> list[str]:
         return list(self.view.get("enchanted") or [])
+
+    @property
+    def trump_name(self) -> str:
+        return suit_name(self.view.get("trump"))
+
+    @property
+    def announcement(self) -> str:
+        """What the live region reads out after a change: the last move, then whose turn it is."""
+        parts = [self.last_move_line, self.status_line if self.my_turn or self.view.get("over") else ""]
+        return " ".join(part for part in parts if part)
 
     def marks(self, card: str) -> CardMarks:
         return card_marks(card, self.view)
@@ -257,17 +353,160 @@ class Table:
         return list(spells.values())
 
 
+def _capfirst(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _join_names(names: list[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
-def build_table(view: dict[str, Any], names: dict[int, str], me: int | None) -> Table:
+def _role_line(view: dict[str, Any], me: int | None, name: Any) -> str:
+    """Who attacks whom: "anna attacks you."."""
+    attacker, defender = view.get("attacker"), view.get("defender")
+    if view.get("over") or attacker is None or defender is None:
+        return ""
+    if view.get("taking"):
+        if defender == me:
+            return _("You take the cards.")
+        return _("%(defender)s takes the cards.") % {"defender": name(defender)}
+    if view.get("table"):
+        if attacker == me:
+            return _("You attack %(defender)s.") % {"defender": name(defender)}
+        if defender == me:
+            return _("%(attacker)s attacks you.") % {"attacker": name(attacker)}
+        return _("%(attacker)s attacks %(defender)s.") % {"attacker": name(attacker), "defender": name(defender)}
+    if attacker == me:
+        return _("You lead the next attack on %(defender)s.") % {"defender": name(defender)}
+    if defender == me:
+        return _("%(attacker)s leads the next attack on you.") % {"attacker": name(attacker)}
+    return _("%(attacker)s leads the next attack on %(defender)s.") % {
+        "attacker": name(attacker),
+        "defender": name(defender),
+    }
+
+
+def _situation_line(view: dict[str, Any], me: int | None, name: Any) -> str:
+    """What is happening and what I may do, in a few words: "8♦ attacks you: beat it or take."."""
+    attacker, defender = view.get("attacker"), view.get("defender")
+    if view.get("over") or attacker is None or defender is None:
+        return ""
+    kinds = {action["type"] for action in view.get("actions") or []}
+    unbeaten = [attack for attack, defence in view.get("table") or [] if defence is None]
+    cards = _cards_text(unbeaten)
+    waited = me is not None and me in (view.get("waiting_for") or [])
+    if defender == me:
+        if view.get("taking"):
+            return _("You take the cards: the others may still throw in more.")
+        if unbeaten and "transfer" in kinds:
+            return ngettext(
+                "%(cards)s attacks you: beat it, transfer or take.",
+                "%(cards)s attack you: beat them, transfer or take.",
+                len(unbeaten),
+            ) % {"cards": cards}
+        if unbeaten:
+            return ngettext(
+                "%(cards)s attacks you: beat it or take.", "%(cards)s attack you: beat them or take.", len(unbeaten)
+            ) % {"cards": cards}
+        if view.get("table"):
+            return _("You beat every card: waiting to see if more are thrown in.")
+        return _("%(attacker)s is about to attack you.") % {"attacker": name(attacker)}
+    target = {"defender": name(defender)}
+    if view.get("taking"):
+        if waited:
+            return _("%(defender)s takes: throw in more cards or pass.") % target
+        return _("%(defender)s takes the cards.") % target
+    if unbeaten:
+        return ngettext(
+            "%(defender)s has to beat %(cards)s or take.", "%(defender)s has to beat %(cards)s or take.", len(unbeaten)
+        ) % {**target, "cards": cards}
+    if view.get("table"):
+        if waited:
+            return _("%(defender)s beat every card: throw in more or pass (bito).") % target
+        return _("%(defender)s beat every card.") % target
+    if waited and attacker == me:
+        return _("Your lead: attack %(defender)s with one card or several of a rank.") % target
+    return _("%(attacker)s leads against %(defender)s.") % {"attacker": name(attacker), **target}
+
+
+def _hidden_move_line(kind: Any, player: Any, me: int | None, names: dict[int, str]) -> str:
+    if player == me:
+        return _("You played a card.") if kind in ("attack", "throw", "defend", "transfer") else ""
+    who = {"name": names.get(int(player or 0), _("player %(number)d") % {"number": int(player or 0) + 1})}
+    return _("%(name)s played a card.") % who if kind in ("attack", "throw", "defend", "transfer") else ""
+
+
+def last_move_line(
+    action: dict[str, Any] | None,
+    position: int | None,
+    me: int | None,
+    names: dict[int, str],
+    in_sight: frozenset[str] = frozenset(),
+) -> str:
+    """A public move, in words, for the live region: "anna attacks with 6♠." / "You take the cards.".
+
+    ``in_sight``: the cards the viewer sees now (table, own hand, discard pile, face-up trump). A
+    move's cards are named only while in sight: a card thrown in and then taken lies in a hand."""
+    if not action:
+        return ""
+    player = position if position is not None else action.get("player")
+    kind = action.get("type")
+    card = pretty(action["card"]) if action.get("card") else ""
+    played = [*(action.get("cards") or []), *([action["card"]] if action.get("card") else [])]
+    if not set(played) <= in_sight:
+        # The cards went on into a hand (a bout taken): say what happened, not which cards.
+        return _hidden_move_line(kind, player, me, names)
+    if player == me:
+        mine = {
+            "attack": lambda: _("You attack with %(cards)s.") % {"cards": _cards_text(action.get("cards") or [])},
+            "throw": lambda: _("You throw in %(card)s.") % {"card": card},
+            "defend": lambda: _("You beat %(target)s with %(card)s.") % {"target": pretty(action["target"]), "card": card},
+            "transfer": lambda: _("You transfer with %(card)s.") % {"card": card},
+            "take": lambda: _("You take the cards."),
+            "pass": lambda: _("You pass."),
+            "swap_trump": lambda: _("You swap the trump card."),
+            "reverse": lambda: _("You reverse the direction of play."),
+            "timeout": lambda: _("Your time ran out."),
+        }
+        return mine[kind]() if kind in mine else ""
+    who = {"name": names.get(int(player or 0), _("player %(number)d") % {"number": int(player or 0) + 1})}
+    theirs = {
+        "attack": lambda: _("%(name)s attacks with %(cards)s.") % {**who, "cards": _cards_text(action.get("cards") or [])},
+        "throw": lambda: _("%(name)s throws in %(card)s.") % {**who, "card": card},
+        "defend": lambda: _("%(name)s beats %(target)s with %(card)s.")
+        % {**who, "target": pretty(action["target"]), "card": card},
+        "transfer": lambda: _("%(name)s transfers with %(card)s.") % {**who, "card": card},
+        "take": lambda: _("%(name)s takes the cards.") % who,
+        "pass": lambda: _("%(name)s passes.") % who,
+        "swap_trump": lambda: _("%(name)s swaps the trump card.") % who,
+        "reverse": lambda: _("%(name)s reverses the direction of play.") % who,
+        "timeout": lambda: _("%(name)s ran out of time.") % who,
+    }
+    return theirs[kind]() if kind in theirs else ""
+
+
+def _cards_in_sight(view: dict[str, Any]) -> frozenset[str]:
+    on_table = [card for pair in view.get("table") or [] for card in pair if card]
+    trump = [view["trump_card"]] if view.get("trump_card") else []
+    return frozenset([*on_table, *(view.get("hand") or []), *(view.get("discarded") or []), *trump])
+
+
+def build_table(
+    view: dict[str, Any],
+    names: dict[int, str],
+    me: int | None,
+    *,
+    last_action: dict[str, Any] | None = None,
+    last_position: int | None = None,
+) -> Table:
+    """``last_action``/``last_position``: the game's last public move (``Move.action``), told in words."""
+
     def name(position: int | None) -> str:
         if position is None:
-            return "nobody"
-        return "you" if position == me else names.get(position, f"player {position + 1}")
+            return _("nobody")
+        return _("you") if position == me else names.get(position, _("player %(number)d") % {"number": position + 1})
 
     finished = set(view.get("finished") or [])
     team_of = {seat: index for index, team in enumerate(view.get("teams") or []) for seat in team}
@@ -316,54 +555,58 @@ def build_table(view: dict[str, Any], names: dict[int, str], me: int | None) -> 
 
     if over and teams:
         if losing_team is None:
-            status_line = "The game is over: a draw, no team lost."
+            status_line = _("The game is over: a draw, no team lost.")
         elif losing_team == my_team:
-            status_line = f"The game is over: your team lost ({team_names(losing_team)})."
+            status_line = _("The game is over: your team lost (%(names)s).") % {"names": team_names(losing_team)}
         else:
-            status_line = f"The game is over: {TEAM_NAMES[losing_team]} ({team_names(losing_team)}) lost."
+            status_line = _("The game is over: %(team)s (%(names)s) lost.") % {
+                "team": TEAM_NAMES[losing_team],
+                "names": team_names(losing_team),
+            }
     elif over:
         loser = view.get("loser")
         if loser is None:
-            status_line = "The game is over: a draw, nobody is the fool."
+            status_line = _("The game is over: a draw, nobody is the fool.")
         elif loser == me:
-            status_line = "The game is over: you are the fool."
+            status_line = _("The game is over: you are the fool.")
         else:
-            status_line = f"The game is over: {name(loser)} is the fool."
+            status_line = _("The game is over: %(name)s is the fool.") % {"name": name(loser)}
     elif me is not None and me in waiting:
         others = [name(p) for p in waiting if p != me]
-        status_line = "Your move." + (f" ({_join_names(others)} may act too.)" if others else "")
+        status_line = _("Your move.")
+        if others:
+            status_line += " " + _("(%(names)s may act too.)") % {"names": _join_names(others)}
     elif waiting:
-        status_line = f"Waiting for {_join_names([name(p) for p in waiting])}."
+        status_line = _("Waiting for %(names)s.") % {"names": _join_names([name(p) for p in waiting])}
     else:
         status_line = ""
-
-    if over or attacker is None or defender is None:
-        role_line = ""
-    elif view.get("taking"):
-        role_line = f"{name(defender).capitalize()} {'take' if defender == me else 'takes'} the cards."
-    elif view.get("table"):
-        verb = "attack" if attacker == me else "attacks"
-        role_line = f"{name(attacker).capitalize()} {verb} {name(defender)}."
-    else:
-        verb = "lead" if attacker == me else "leads"
-        role_line = f"{name(attacker).capitalize()} {verb} the next attack on {name(defender)}."
 
     team_line = ""
     if teams:
         if my_team is not None:
             partners = [name(p) for p in teams[my_team] if p != me]
-            team_line = f"You play in {TEAM_NAMES[my_team]} with {_join_names(partners)}."
+            team_line = _("You play in %(team)s with %(names)s.") % {
+                "team": TEAM_NAMES[my_team],
+                "names": _join_names(partners),
+            }
         else:
-            team_line = "; ".join(f"{TEAM_NAMES[i][0].upper()}{TEAM_NAMES[i][1:]}: {team_names(i)}" for i in range(len(teams))) + "."
+            team_line = "; ".join(
+                _("%(team)s: %(names)s") % {"team": _capfirst(str(TEAM_NAMES[i])), "names": team_names(i)}
+                for i in range(len(teams))
+            ) + "."
     direction = view.get("direction", 1)
     direction_line = ""
     if direction == -1:
-        direction_line = "↺ Play runs counter-clockwise: an enchanted king reversed it."
+        direction_line = _("↺ Play runs counter-clockwise: an enchanted king reversed it.")
     elif "K" in (view.get("enchanted") or []):
-        direction_line = "↻ Play runs clockwise."
+        direction_line = _("↻ Play runs clockwise.")
     team_results = (
         [
-            (TEAM_NAMES[i], _join_names([names.get(p, f"player {p + 1}") for p in teams[i]]), losing_team == i)
+            (
+                str(TEAM_NAMES[i]),
+                _join_names([names.get(p, _("player %(number)d") % {"number": p + 1}) for p in teams[i]]),
+                losing_team == i,
+            )
             for i in range(len(teams))
         ]
         if over and teams
@@ -379,19 +622,21 @@ def build_table(view: dict[str, Any], names: dict[int, str], me: int | None) -> 
         play_buttons=play_buttons,
         other_buttons=other_buttons,
         status_line=status_line,
-        role_line=role_line,
+        role_line=_role_line(view, me, name),
         team_line=team_line,
         direction_line=direction_line,
         team_results=team_results,
+        situation_line=_situation_line(view, me, name),
+        last_move_line=last_move_line(last_action, last_position, me, names, _cards_in_sight(view)),
     )
 
 
 #: How the create form and the rules page name the engine's ready choices of enchanted ranks.
-STAGE_LABELS = {
-    "sixes_sevens": "sixes and sevens",
-    "to_tens": "6 to 10",
-    "to_queens": "6 to queen",
-    "all": "all nine ranks",
+STAGE_LABELS: dict[str, Promise] = {
+    "sixes_sevens": gettext_lazy("sixes and sevens"),
+    "to_tens": gettext_lazy("6 to 10"),
+    "to_queens": gettext_lazy("6 to queen"),
+    "all": gettext_lazy("all nine ranks"),
 }
 
 

@@ -13,6 +13,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -77,7 +79,7 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
             try:
                 if request.POST.get("against") == "computer":
                     if not level:
-                        raise InvalidRules("Choose how strong the computer players are.")
+                        raise InvalidRules(_("Choose how strong the computer players are."))
                     game = bots.game_against_computer(creator=_player(request), level=level, **options)
                 else:
                     game = services.game_create(creator=_player(request), bot_level=level, **options)
@@ -88,15 +90,26 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
     return _lobby(request, form, status=400)
 
 
+def confirms_moves(user: User | Any, game: Game) -> bool:
+    """Whether the page asks before a move is sent: the user's choice, "correspondence" (the
+    default) meaning in games with a correspondence time control."""
+    choice = getattr(user, "confirm_moves", "correspondence")
+    if choice == "always":
+        return True
+    if choice == "never":
+        return False
+    return game.time_control == "correspondence"
+
+
 def _get_game(game_id: int) -> Game:
     try:
         return selectors.game_get(game_id=game_id)
     except GameNotFound:
-        raise Http404("No such game.") from None
+        raise Http404(_("No such game.")) from None
 
 
 def _seat_name(seat: Seat) -> str:
-    return f"{seat.user.username} (computer)" if seat.user.is_bot else seat.user.username
+    return _("%(name)s (computer)") % {"name": seat.user.username} if seat.user.is_bot else seat.user.username
 
 
 def _render_game(
@@ -110,7 +123,14 @@ def _render_game(
     table = None
     if seen.view is not None:
         names = {seat.position: _seat_name(seat) for seat in seats}
-        table = build_table(seen.view, names, seen.position)
+        last = selectors.game_moves(game_id=game.pk).order_by("-seq").first() if game.version else None
+        table = build_table(
+            seen.view,
+            names,
+            seen.position,
+            last_action=last.action if last is not None else None,
+            last_position=last.position if last is not None else None,
+        )
     context: dict[str, Any] = {
         "game": game,
         "seats": seats,
@@ -144,6 +164,8 @@ def _render_game(
             else ""
         ),
         "invite_token": request.GET.get("invite", ""),
+        "four_colour": bool(getattr(request.user, "four_colour_deck", False)),
+        "confirm_moves": seen.seat is not None and confirms_moves(request.user, game),
     }
     template = "games/game.html#table" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
@@ -160,7 +182,7 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     otherwise the table partial."""
     version = selectors.game_version(game_id=game_id)
     if version is None:
-        raise Http404("No such game.")
+        raise Http404(_("No such game."))
     if request.GET.get("version") == str(version):
         return HttpResponse(status=204)
     return _render_game(request, game_id)
@@ -173,13 +195,13 @@ def game_move(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         expected_version = int(request.POST.get("expected_version", ""))
         action = json.loads(request.POST.get("action", ""))
     except ValueError:
-        return _render_game(request, game_id, error="That move was not understood.", status=400)
+        return _render_game(request, game_id, error=_("That move was not understood."), status=400)
     try:
         services.make_move(
             user=_player(request), game_id=game_id, action=action, expected_version=expected_version
         )
     except GameNotFound:
-        raise Http404("No such game.") from None
+        raise Http404(_("No such game.")) from None
     except GameError as error:
         return _render_game(request, game_id, error=error.message, status=error.status_code)
     if request.htmx:
@@ -194,7 +216,7 @@ def _seat_action(
     try:
         service(user=_player(request), game_id=game_id)
     except GameNotFound:
-        raise Http404("No such game.") from None
+        raise Http404(_("No such game.")) from None
     except GameError as error:
         messages.error(request, error.message)
         return redirect("games:detail", game_id=game_id)
@@ -210,7 +232,7 @@ def game_join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     def join(*, user: User, game_id: int) -> Game:
         return services.game_join(user=user, game_id=game_id, token=token)
 
-    return _seat_action(request, game_id, join, "You took a seat.")
+    return _seat_action(request, game_id, join, _("You took a seat."))
 
 
 @require_GET
@@ -227,7 +249,7 @@ def game_invite(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     def invite(*, user: User, game_id: int) -> object:
         return services.game_invite(user=user, game_id=game_id, username=username)
 
-    return _seat_action(request, game_id, invite, f"{username.strip()} is invited.")
+    return _seat_action(request, game_id, invite, _("%(name)s is invited.") % {"name": username.strip()})
 
 
 @require_POST
@@ -240,27 +262,35 @@ def vacation_take(request: HtmxHttpRequest) -> HttpResponse:
         days = int(request.POST.get("days", ""))
         timeouts.vacation_take(user=_player(request), starts_on=starts_on, days=days)
     except ValueError:
-        messages.error(request, "Give a start date and a number of days.")
+        messages.error(request, _("Give a start date and a number of days."))
     except GameError as error:
         messages.error(request, error.message)
     else:
-        messages.success(request, f"Vacation booked: {days} day(s) from {starts_on}.")
+        messages.success(
+            request,
+            ngettext(
+                "Vacation booked: %(days)d day from %(start)s.", "Vacation booked: %(days)d days from %(start)s.", days
+            )
+            % {"days": days, "start": starts_on},
+        )
     return redirect("notifications:settings")
 
 
 @require_POST
 @login_required
 def game_leave(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    return _seat_action(request, game_id, services.game_leave, "You left the game.", then="games:lobby")
+    return _seat_action(request, game_id, services.game_leave, _("You left the game."), then="games:lobby")
 
 
 @require_POST
 @login_required
 def game_start(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    return _seat_action(request, game_id, services.game_start, "The cards are dealt.")
+    return _seat_action(request, game_id, services.game_start, _("The cards are dealt."))
 
 
 @require_POST
 @login_required
 def game_fill_with_bots(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    return _seat_action(request, game_id, bots.game_fill_with_bots, "Computer players took the empty seats.")
+    return _seat_action(
+        request, game_id, bots.game_fill_with_bots, _("Computer players took the empty seats.")
+    )

@@ -3,9 +3,11 @@
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext as _
 
 import durak
-from games.presentation import RED_SUITS, SUIT_NAMES, SUIT_SYMBOLS, CardMarks, Table
+from games import presentation
+from games.presentation import SUIT_SYMBOLS, CardMarks, Table
 
 register = template.Library()
 
@@ -13,17 +15,28 @@ register = template.Library()
 @register.inclusion_tag("games/_card.html")
 def card(code: str, extra_class: str = "", table: Table | None = None) -> dict[str, Any]:
     """``table`` (a ``presentation.Table``): mark the card as its view says (enchanted, its
-    effect, the suit a six or an ace beats, an eight's named suit)."""
+    effect, the suit a six or an ace beats, an eight's named suit).
+
+    The card says its suit in its classes (``suit-D``): the page's ``four-colour`` class
+    turns diamonds blue and clubs green."""
     suit = durak.card_suit(code)
     marks = table.marks(code) if table is not None else CardMarks()
+    name = presentation.card_name(code)
+    if marks.enchanted:
+        name = _("%(card)s, enchanted") % {"card": name}
+        if marks.note:
+            name = f"{name}, {marks.note}"
+    rank = durak.card_rank(code)
     return {
         "marks": marks,
         "code": code,
-        "rank": durak.card_rank(code),
+        "rank": rank,
+        "face": rank in ("J", "Q", "K"),
         "suit": SUIT_SYMBOLS[suit],
-        "label": f"{durak.card_rank(code)} of {SUIT_NAMES[suit]}",
+        "suit_code": suit,
+        "label": name,
         "pretty": durak.pretty(code),
-        "colour": "red" if suit in RED_SUITS else "black",
+        "colour": presentation.suit_colour(suit),
         "extra_class": extra_class,
     }
 
@@ -40,16 +53,26 @@ def suit_symbol(suit: str | None) -> str:
 
 @register.filter
 def suit_colour(suit: str | None) -> str:
-    return "red" if suit in RED_SUITS else "black"
+    return presentation.suit_colour(suit)
+
+
+@register.filter
+def suit_name(suit: str | None) -> str:
+    return presentation.suit_name(suit)
+
+
+@register.filter
+def card_name(code: str) -> str:
+    return presentation.card_name(code)
 
 
 @register.filter
 def option_value(value: Any) -> str:
     """A rule option's value as the pages show it: ``["6", "7"]`` -> ``6 7``; None -> ``none``."""
     if value is None:
-        return "none"
+        return _("none")
     if isinstance(value, (list, tuple)):
-        return " ".join(map(str, value)) or "none"
+        return " ".join(map(str, value)) or _("none")
     return str(value)
 
 

@@ -58,7 +58,7 @@ def test_a_game_against_two_search_bots_is_played_to_the_end_through_the_pages(c
         assert response.status_code in (302, 409), response.content.decode()[:500]
         human_moves += response.status_code == 302
     final = client.get(url).content.decode()
-    assert "<h2>Result</h2>" in final and final.count('class="bot-badge"') >= 2
+    assert ">Result</h2>" in final and final.count('class="bot-badge"') >= 2
     bot_moves = Move.objects.filter(game=game, position__in=[1, 2]).count()
     assert human_moves > 0 and bot_moves > 0 and checked > 0
     assert Move.objects.filter(game=game, position__isnull=True).count() == 0  # no timeouts, no server moves

@@ -30,7 +30,8 @@ def test_table_sentences() -> None:
     }
     table = build_table(view, {0: "anna", 1: "ben", 2: "carla"}, me=1)
     assert table.status_line == "Your move. (carla may act too.)"
-    assert table.role_line == "Anna attacks you."
+    assert table.role_line == "anna attacks you."
+    assert table.situation_line == "6♠ attacks you: beat it or take."
     assert [p.name for p in table.opponents] == ["carla", "anna"]
     assert [b.label for b in table.pairs[0].defend_buttons] == ["Beat 6♠ with 8♠"]
     assert [b.label for b in table.other_buttons] == ["Take the cards"]

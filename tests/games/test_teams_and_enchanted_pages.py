@@ -210,7 +210,7 @@ def test_an_enchanted_game_shows_its_cards_and_is_played_to_the_end_without_java
         tag = re.search(rf'<span class="card [^"]*" data-card="{card}"[^>]*>', seen)
         assert tag and "enchanted" in tag.group(0)
         assert html.escape(effect(card), quote=True) in tag.group(0)
-    six = re.search(r'data-card="6S".*?</span></span>', seen, re.S)
+    six = re.search(r'data-card="6S"[^>]*>(?:(?!data-card=).)*?class="card-note[^"]*">[^<]*<', seen, re.S)
     assert six and 'class="card-note red">beats ♥<' in six.group(0)
     spells = text_of(seen[seen.index('class="spells"') :])
     assert f"6♠ (beats ♥): {effect('6S')}" in spells
@@ -225,7 +225,7 @@ def test_an_enchanted_game_shows_its_cards_and_is_played_to_the_end_without_java
     post_move(anna, game, {"type": "attack", "cards": ["8S"], "as_suit": "C"}, version_on_page(seen))
 
     seen = page(boris, game)
-    eight = re.search(r'data-card="8S".*?</span></span>', seen, re.S)
+    eight = re.search(r'data-card="8S"[^>]*>(?:(?!data-card=).)*?class="card-note[^"]*">[^<]*<', seen, re.S)
     assert eight and 'class="card-note black">as ♣<' in eight.group(0)
     assert {"type": "defend", "target": "8S", "card": "KC"} in action_buttons(seen)
     post_move(boris, game, {"type": "defend", "target": "8S", "card": "KC"}, version_on_page(seen))
