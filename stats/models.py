@@ -142,7 +142,12 @@ class RatingChange(models.Model):
     at = models.DateTimeField()
 
     class Meta:
-        indexes = [models.Index(fields=["user", "mode", "players", "-at"], name="rating_change_user_idx")]
+        indexes = [
+            models.Index(fields=["user", "mode", "players", "-at"], name="rating_change_user_idx"),
+            # The profile's history (all modes, players=0, newest first): an ordered index scan
+            # that stops after the rows shown, not a scan of every change (benchmarks/scale.py).
+            models.Index(fields=["user", "players", "-at", "-id"], name="rating_change_history_idx"),
+        ]
         ordering = ["at", "pk"]
 
     def __str__(self) -> str:
