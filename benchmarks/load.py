@@ -413,6 +413,8 @@ def server_side(access_log: Path) -> None:
             continue
         kind = next((kind for pattern, kind in PATH_KINDS if pattern.match(parts[1])), "setup")
         by_kind[kind].append(int(parts[3]) / 1e6)
+        if kind in ("poll", "poll api"):  # unchanged (204, from the version alone) or changed (200)
+            by_kind[f"{kind} {parts[2]}"].append(int(parts[3]) / 1e6)
         if kind in ("move", "move api"):
             by_kind["move (both)"].append(int(parts[3]) / 1e6)
     if not by_kind.get("trivial"):
@@ -420,7 +422,8 @@ def server_side(access_log: Path) -> None:
     base = statistics.median(by_kind["trivial"])
     print("inside the server (gunicorn's request time):")
     print(f"{'request':<14}{'count':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'p50 / trivial':>15}")
-    for kind in ("trivial", "poll", "poll api", "move", "move api", "move (both)", "read", "setup"):
+    kinds = ["trivial", "poll", "poll 204", "poll 200", "poll api", "poll api 204", "poll api 200"]
+    for kind in [*kinds, "move", "move api", "move (both)", "read", "setup"]:
         values = by_kind.get(kind)
         if values:
             print(
