@@ -154,7 +154,9 @@ LOGIN_REDIRECT_URL = "games:lobby"
 ACCOUNT_LOGOUT_REDIRECT_URL = "games:lobby"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="optional")
+# In production nobody logs in before confirming their address (an address is how a
+# forgotten password comes back); DEBUG lets a developer skip the email.
+ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="optional" if DEBUG else "mandatory")
 ACCOUNT_UNIQUE_EMAIL = True
 # Tells a suspended user why and until when, once their password is right.
 ACCOUNT_FORMS = {"login": "moderation.forms.LoginForm"}
@@ -315,6 +317,8 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
+# htmx sends the token from the page (hx-headers on <body>); no script reads the cookie.
+CSRF_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 
