@@ -141,6 +141,9 @@ class Seat(models.Model):
         ]
         indexes = [
             models.Index(fields=["user", "-awaiting_move"], name="seat_my_games_idx"),
+            # A player's game ids without reading their seat rows (index-only scans): "my games",
+            # the profile's count of running games (benchmarks/scale.py).
+            models.Index(fields=["user", "game"], name="seat_user_game_idx"),
             models.Index(fields=["deadline"], name="seat_deadline_idx", condition=models.Q(deadline__isnull=False)),
             models.Index(fields=["warn_at"], name="seat_warn_idx", condition=models.Q(warn_at__isnull=False)),
         ]
