@@ -164,6 +164,17 @@ def explain(sql: str, params: Any) -> str:
     return plan
 
 
+def database_ms(statements: list[tuple[str, Any]]) -> float:
+    """The sum of the SELECTs' execution times in EXPLAIN ANALYZE: the database's share of a
+    view, steadier than the view's wall time on a busy machine."""
+    total = 0.0
+    for sql, params in statements:
+        if sql.startswith("SELECT"):
+            line = explain(sql, params).splitlines()[-1]
+            total += float(line.removeprefix("Execution Time: ").removesuffix(" ms"))
+    return total
+
+
 def interpolated(sql: str, params: Any) -> str:
     from django.db import connection
 
@@ -440,13 +451,16 @@ def main() -> None:
     else:
         fixture = baseline()
         with_few = measure(fixture)
+        few_db = {label: database_ms(statements) for label, (_, _, statements) in with_few.items()}
         print(f"empty: {counts()}")
         print(f"filling: {args.finished} finished and {args.active} running games, {args.users} players ...")
         fill(users=args.users, finished=args.finished, active=args.active, rng=random.Random(args.seed))
     print(f"full: {counts()}")
     with_many = measure(fixture)
+    many_db = {label: database_ms(statements) for label, (_, _, statements) in with_many.items()}
     if args.reuse:
         with_few = {label: (0, float("nan"), []) for label in with_many}
+        few_db = {label: float("nan") for label in with_many}
     load = os.getloadavg()
     print(f"\nmedian of {RUNS} runs; load average {load[0]:.2f} on {os.cpu_count()} CPUs")
     print(f"{'':<28}{'queries':>10}{'':>6}{'ms':>16}{'':>12}")
@@ -462,6 +476,10 @@ def main() -> None:
             f"{label:<28}{queries:>8}{queries_full:>8}{seconds * 1000:>10.1f}{seconds_full * 1000:>10.1f}"
             f"{ratio:>7.2f}x {'ok' if ok else 'MISSED'}"
         )
+    print("\ndatabase time: the sum of the SELECTs' EXPLAIN ANALYZE execution times, ms")
+    print(f"{'':<28}{'empty':>10}{'full':>10}")
+    for label in with_many:
+        print(f"{label:<28}{few_db[label]:>10.2f}{many_db[label]:>10.2f}")
     if not args.no_plans:
         for label, (_, _, statements) in with_many.items():
             print(f"\n### {label}")
