@@ -120,7 +120,11 @@
     table().classList.remove("confirming");
     pendingRequest = null;
     bar.querySelector(".confirmed-action").disabled = true;
-    if (restoreFocus && lastActionButton && document.contains(lastActionButton)) lastActionButton.focus();
+    // Cancelled: the picked card goes back into the hand and keeps the focus.
+    const picked = table().querySelector("[data-pick].selected");
+    clearPick(table());
+    const back = picked || (lastActionButton && document.contains(lastActionButton) ? lastActionButton : null);
+    if (restoreFocus && back) back.focus();
     return true;
   }
 
