@@ -218,7 +218,8 @@ def _situation_tip(tutorial: Tutorial) -> str:
     if "defend" in kinds or ("take" in kinds and game.defender == YOU):
         unbeaten = [str(attack) for attack, defence in game.table if defence is None]
         return gettext(
-            "%(cards)s attacks you: beat each card with a higher card of its suit or with a trump, or take the cards."
+            "Attacking you: %(cards)s. Beat each card with a higher card of its suit or with a trump, or take the "
+            "cards."
         ) % {"cards": cards_text(unbeaten)}
     if "attack" in kinds:
         return gettext("You attack: lay any card, or several cards of one rank, in front of your opponent.")
