@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.html import strip_tags
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET
 
@@ -12,6 +16,9 @@ from durak_site import engine_text
 
 from . import presentation, tutorial_words
 from .tutorial import OPPONENT, YOU, Tutorial
+
+#: A section of a rules text and its heading, for the page's table of contents.
+SECTION = re.compile(r'<section id="([\w-]+)"[^>]*>\s*<h2[^>]*>(.*?)</h2>', re.DOTALL)
 
 #: Languages that have their own prose templates; any other falls back to English.
 PROSE_LANGUAGES = ("en", "ru")
@@ -44,14 +51,17 @@ def preset(request: HttpRequest, preset: str) -> HttpResponse:
     if preset not in durak.PRESETS:
         raise Http404("no such rules")
     card = next(card for card in presentation.preset_cards() if card.name == preset)
+    common = _common_context()
+    prose = render_to_string(f"guide/rules/{_prose_language()}/{preset}.html", common, request)
     context = {
         "preset": card,
-        "prose_template": f"guide/rules/{_prose_language()}/{preset}.html",
+        "prose": prose,
+        "contents": [(anchor, strip_tags(title)) for anchor, title in SECTION.findall(prose)],
         "options": presentation.option_rows(preset),
         "baseline": presentation.PRESET_TITLES[presentation.BASELINE],
         "is_baseline": preset == presentation.BASELINE,
         "others": [other for other in presentation.preset_cards() if other.name != preset],
-        **_common_context(),
+        **common,
     }
     return render(request, "guide/preset.html", context)
 

@@ -160,3 +160,16 @@ def test_the_pages_have_no_inline_script_handler_or_style() -> None:
         body = page[page.index("<body") :]
         assert "<script>" not in body and " style=" not in body
         assert not re.search(r"\son[a-z]+=", body)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_rules_page_has_contents_that_lead_to_its_sections(language: str) -> None:
+    for name in durak.PRESETS:
+        _, page = get(reverse("guide:preset", args=[name]), language)
+        contents = page[
+            page.index('class="guide-toc"') : page.index("</nav>", page.index('class="guide-toc"'))
+        ]
+        anchors = re.findall(r'href="#([\w-]+)"', contents)
+        assert len(anchors) >= 8 and anchors[-1] == "options"
+        for anchor in anchors:
+            assert page.count(f'id="{anchor}"') == 1, (name, anchor)
