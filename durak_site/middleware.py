@@ -12,12 +12,14 @@ other API error (``api.exceptions``), an htmx request gets a one-line fragment.
 """
 
 import logging
+import sys
 from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext
+from django.views import defaults
 
 logger = logging.getLogger(__name__)
 
@@ -60,3 +62,13 @@ class DatabaseUnavailableMiddleware:
             "database unavailable, answered 503 to %s %s: %s", request.method, request.path, exception
         )
         return database_unavailable_response(request)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: the catch-all for an error no ``process_exception`` saw (one raised by a
+    middleware, such as the session's save). A lost database still gets the 503 answer;
+    anything else Django's plain 500 page."""
+    error = sys.exc_info()[1]
+    if isinstance(error, (OperationalError, InterfaceError)):
+        return database_unavailable_response(request)
+    return defaults.server_error(request)

@@ -18,3 +18,6 @@ urlpatterns = [
     path("", include("guide.urls")),
     path("", include("games.urls")),
 ]
+
+# A lost database raised outside any view is still a 503 "try again" (durak_site.middleware).
+handler500 = "durak_site.middleware.server_error"

@@ -2,11 +2,13 @@
 them, what each kind of request gets, and that answering needs no database."""
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.db import IntegrityError, InterfaceError, OperationalError
-from django.http import HttpResponse
-from django.test import RequestFactory
+from django.http import HttpRequest, HttpResponse
+from django.test import Client, RequestFactory
 
 from durak_site.middleware import DatabaseUnavailableMiddleware
 
@@ -44,3 +46,25 @@ def test_other_database_errors_stay_server_errors() -> None:
     request = RequestFactory().get("/games/1/")
     assert middleware().process_exception(request, IntegrityError("duplicate key")) is None
     assert middleware().process_exception(request, ValueError("bug")) is None
+
+
+class DatabaseGoneMiddleware:
+    """Stands for a middleware that queries (the session's save) while the database is down."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        raise OperationalError("server closed the connection unexpectedly")
+
+
+def test_a_lost_database_outside_any_view_is_a_503_too(settings: Any) -> None:
+    settings.MIDDLEWARE = [
+        *settings.MIDDLEWARE,
+        "tests.faults.test_unavailable_answers.DatabaseGoneMiddleware",
+    ]
+    client = Client(raise_request_exception=False)
+    page = client.get("/healthz")
+    assert page.status_code == 503 and TRY_AGAIN in page.content.decode()
+    api = client.get("/api/me/")
+    assert api.status_code == 503 and api.json()["code"] == "service_unavailable"
