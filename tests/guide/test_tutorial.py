@@ -66,6 +66,9 @@ def test_following_the_suggestions_plays_the_script_to_a_win() -> None:
         ("take", "only the defender"),
         ("timeout", None),  # a system action is no token of a move
         ("a-6S,t-6C,pass,d-9D-AS", None),  # a card of the discard
+        ("a-6S.6S", None),  # one card twice
+        ("a-", None),
+        ("ход", None),
     ],
 )
 def test_a_move_the_engine_refuses_does_not_advance(moves: str, reason: str | None) -> None:
