@@ -136,7 +136,6 @@ ROUTES: dict[str, Route] = {
         why="books the stranger's own vacation",
     ),
     # The guide (rules pages)
-    "games:rules": Route("GET"),
     "guide:index": Route("GET"),
     "guide:tutorial": Route("GET"),
     "guide:preset": Route("GET", lambda w: [({"preset": "classic"}, "")]),
