@@ -9,10 +9,14 @@ from datetime import timedelta
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import durak
 from accounts.models import BOT_LEVELS
 from durak.enchanted import ENCHANTED_STAGES
+from durak_site.engine_text import choice_label, option_help, option_name, preset_name, preset_summary
 
 from .presentation import stage_label
 
@@ -22,29 +26,31 @@ PRESET_DEFAULT = ""
 FEATURED_OPTIONS = ("teams", "enchanted")
 
 #: The time controls offered when a game is created: (form value, label, time per move).
-TIME_CONTROLS: list[tuple[str, str, timedelta | None]] = [
-    ("none", "no time limit", None),
-    ("30s", "live: 30 seconds a move", timedelta(seconds=30)),
-    ("2m", "live: 2 minutes a move", timedelta(minutes=2)),
-    ("1h", "correspondence: 1 hour a move", timedelta(hours=1)),
-    ("12h", "correspondence: 12 hours a move", timedelta(hours=12)),
-    ("1d", "correspondence: 1 day a move", timedelta(days=1)),
-    ("3d", "correspondence: 3 days a move", timedelta(days=3)),
-    ("7d", "correspondence: 7 days a move", timedelta(days=7)),
+TIME_CONTROLS: list[tuple[str, Any, timedelta | None]] = [
+    ("none", gettext_lazy("no time limit"), None),
+    ("30s", gettext_lazy("live: 30 seconds a move"), timedelta(seconds=30)),
+    ("2m", gettext_lazy("live: 2 minutes a move"), timedelta(minutes=2)),
+    ("1h", gettext_lazy("correspondence: 1 hour a move"), timedelta(hours=1)),
+    ("12h", gettext_lazy("correspondence: 12 hours a move"), timedelta(hours=12)),
+    ("1d", gettext_lazy("correspondence: 1 day a move"), timedelta(days=1)),
+    ("3d", gettext_lazy("correspondence: 3 days a move"), timedelta(days=3)),
+    ("7d", gettext_lazy("correspondence: 7 days a move"), timedelta(days=7)),
 ]
+
+lazy_stage_label = lazy(stage_label, str)
 
 
 def _option_field(option: dict[str, Any]) -> forms.Field | None:
     """A form field for one engine option; None for a kind of option this form does not know."""
-    label = option["name"].replace("_", " ")
-    help_text = option.get("help") or ""
+    label = option_name(option["name"])
+    help_text = option_help(option) if option.get("help") else ""
     kind = option["type"]
     if kind == "bool":
         return forms.TypedChoiceField(
             label=label,
             help_text=help_text,
             required=False,
-            choices=[(PRESET_DEFAULT, "as the preset says"), ("true", "yes"), ("false", "no")],
+            choices=[(PRESET_DEFAULT, _("as the preset says")), ("true", _("yes")), ("false", _("no"))],
             coerce=lambda value: value == "true",
             empty_value=None,
         )
@@ -53,22 +59,22 @@ def _option_field(option: dict[str, Any]) -> forms.Field | None:
             label=label,
             help_text=help_text,
             required=False,
-            choices=[(PRESET_DEFAULT, "as the preset says")]
-            + [(str(choice), str(choice).replace("_", " ")) for choice in option["choices"] or []],
+            choices=[(PRESET_DEFAULT, _("as the preset says"))]
+            + [(str(choice), choice_label(option["name"], choice)) for choice in option["choices"] or []],
         )
     if kind == "int":
         return forms.IntegerField(label=label, help_text=help_text, required=False, min_value=0)
     if kind == "optional_int":
         return forms.CharField(
             label=label,
-            help_text=(help_text + " " if help_text else "") + "A number, or “none” for no limit.",
+            help_text=(help_text + " " if help_text else "") + _("A number, or “none” for no limit."),
             required=False,
             max_length=8,
         )
     if kind == "ranks":
         return forms.MultipleChoiceField(
             label=label,
-            help_text=(help_text.rstrip(".") + ". " if help_text else "") + "None ticked: as the preset says.",
+            help_text=(help_text.rstrip(".") + ". " if help_text else "") + _("None ticked: as the preset says."),
             required=False,
             choices=[(str(rank), str(rank)) for rank in option["choices"] or []],
             widget=forms.CheckboxSelectMultiple,
@@ -77,33 +83,41 @@ def _option_field(option: dict[str, Any]) -> forms.Field | None:
 
 
 class GameCreateForm(forms.Form):
-    preset = forms.ChoiceField(label="Rules", choices=())
-    num_players = forms.IntegerField(label="Players", min_value=2, max_value=6, initial=2)
+    preset = forms.ChoiceField(label=gettext_lazy("Rules"), choices=())
+    num_players = forms.IntegerField(label=gettext_lazy("Players"), min_value=2, max_value=6, initial=2)
     time_control = forms.ChoiceField(
-        label="Time control",
+        label=gettext_lazy("Time control"),
         choices=[(value, label) for value, label, _ in TIME_CONTROLS],
         initial="none",
         required=False,
     )
     pause_weekends = forms.BooleanField(
-        label="Pause clocks at weekends", required=False, help_text="Correspondence games only."
+        label=gettext_lazy("Pause clocks at weekends"),
+        required=False,
+        help_text=gettext_lazy("Correspondence games only."),
     )
     private = forms.BooleanField(
-        label="Private", required=False, help_text="Not listed: players join by invitation or share link."
+        label=gettext_lazy("Private"),
+        required=False,
+        help_text=gettext_lazy("Not listed: players join by invitation or share link."),
     )
     bot_level = forms.ChoiceField(
-        label="Computer players",
+        label=gettext_lazy("Computer players"),
         required=False,
-        choices=[("", "none: people only"), *BOT_LEVELS],
-        help_text="“Play against the computer” fills the other seats with this level at once; "
-        "for an open game, you may later let it take the seats nobody took.",
+        choices=[("", gettext_lazy("none: people only")), *BOT_LEVELS],
+        help_text=gettext_lazy(
+            "“Play against the computer” fills the other seats with this level at once; "
+            "for an open game, you may later let it take the seats nobody took."
+        ),
     )
     enchanted_stage = forms.ChoiceField(
-        label="Enchanted cards",
+        label=gettext_lazy("Enchanted cards"),
         required=False,
-        choices=[("", "none (or as ticked below)")]
-        + [(stage, stage_label(stage)) for stage in ENCHANTED_STAGES],
-        help_text="A quick pick of enchanted ranks, the Black Book's progression; ticking ranks below wins over it.",
+        choices=[("", gettext_lazy("none (or as ticked below)"))]
+        + [(stage, lazy_stage_label(stage)) for stage in ENCHANTED_STAGES],
+        help_text=gettext_lazy(
+            "A quick pick of enchanted ranks, the Black Book's progression; ticking ranks below wins over it."
+        ),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -111,7 +125,7 @@ class GameCreateForm(forms.Form):
         preset_field = self.fields["preset"]
         assert isinstance(preset_field, forms.ChoiceField)
         preset_field.choices = [
-            (name, f"{name.replace('_', ' ')}: {description}") for name, description in durak.PRESETS.items()
+            (name, f"{preset_name(name)}: {preset_summary(name)}") for name in durak.PRESETS
         ]
         self.options = []
         for option in durak.Rules.describe_options():
@@ -145,7 +159,7 @@ class GameCreateForm(forms.Form):
                 elif text.isdigit():
                     value = int(text)
                 else:
-                    self.add_error(key, "Enter a number or “none”.")
+                    self.add_error(key, _("Enter a number or “none”."))
                     continue
             elif option["type"] == "choice":
                 value = next(c for c in option["choices"] if str(c) == value)

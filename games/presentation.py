@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 import durak
-from durak.enchanted import ACE_BEATS, ENCHANTABLE_RANKS, ENCHANTED_STAGES, SIX_BEATS, effect
+from durak.enchanted import ACE_BEATS, ENCHANTABLE_RANKS, ENCHANTED_STAGES, SIX_BEATS
+from durak_site.engine_text import effect_text
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 #: English suit names (the engine's); pages show ``suit_name`` / ``card_name`` in the reader's language.
@@ -222,7 +223,7 @@ def card_marks(card: str, view: dict[str, Any]) -> CardMarks:
         note_suit, note = "", ""
     return CardMarks(
         enchanted=True,
-        effect=effect(card),
+        effect=effect_text(card),
         note=note,
         note_colour=suit_colour(note_suit) if note_suit else "",
     )
@@ -657,7 +658,7 @@ def enchanted_rules() -> list[EnchantedRank]:
     rows = []
     for rank in ENCHANTABLE_RANKS:
         cards = [rank + suit for suit in durak.SUITS]
-        texts = [(pretty(card), effect(card)) for card in cards]
+        texts = [(pretty(card), effect_text(card)) for card in cards]
         if len({text for _, text in texts}) == 1:
             texts = [(rank, texts[0][1])]
         rows.append(EnchantedRank(rank=rank, effects=texts))

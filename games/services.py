@@ -17,11 +17,13 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 import durak
 from accounts.models import BOT_LEVELS, User
 from durak.game import SYSTEM_ACTION_TYPES
 from durak_site.celery import publish_on_commit
+from durak_site.engine_text import engine_message
 from notifications import services as notifications
 from replays.fairness import deal_hash
 from stats import ledger as stats_ledger
@@ -51,7 +53,7 @@ def _lock_game(game_id: int) -> Game:
     try:
         return Game.objects.select_for_update(of=("self",)).get(pk=game_id)
     except Game.DoesNotExist:
-        raise GameNotFound(f"There is no game {game_id}.") from None
+        raise GameNotFound(_("There is no game %(number)s.") % {"number": game_id}) from None
 
 
 def _game_changed(game: Game) -> None:
@@ -65,9 +67,11 @@ def _game_changed(game: Game) -> None:
 def build_rules(*, preset: str, overrides: Mapping[str, Any] | None = None) -> durak.Rules:
     """The engine's rules for a preset and option overrides, or ``InvalidRules``."""
     if preset not in durak.PRESETS:
-        raise InvalidRules(f"Unknown rule set {preset!r}.")
+        raise InvalidRules(_("Unknown rule set %(name)r.") % {"name": preset})
     try:
         return durak.Rules.preset(preset, **dict(overrides or {}))
+    except durak.DurakError as error:
+        raise InvalidRules(engine_message(error)) from None
     except (ValueError, TypeError) as error:
         raise InvalidRules(str(error)) from None
 
@@ -108,21 +112,23 @@ def game_create(
     rules = build_rules(preset=preset, overrides=overrides)
     try:
         rules.validate_players(num_players)
+    except durak.DurakError as error:
+        raise InvalidRules(engine_message(error)) from None
     except ValueError as error:
         raise InvalidRules(str(error)) from None
     if deal is not None:
         deal = dict(deal)
         if len(deal.get("hands", [])) != num_players:
-            raise InvalidRules("A stacked deal needs one hand per player.")
+            raise InvalidRules(_("A stacked deal needs one hand per player."))
     if move_time is not None and not MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME:
-        raise InvalidRules("The time for a move must be between one second and thirty days.")
+        raise InvalidRules(_("The time for a move must be between one second and thirty days."))
     if bot_level and bot_level not in dict(BOT_LEVELS):
-        raise InvalidRules(f"Unknown computer level {bot_level!r}.")
+        raise InvalidRules(_("Unknown computer level %(level)r.") % {"level": bot_level})
     if deal is not None:
         try:
             _engine_from_deal(rules, deal)
         except (ValueError, TypeError, KeyError) as error:
-            raise InvalidRules(f"Bad stacked deal: {error}") from None
+            raise InvalidRules(_("Bad stacked deal: %(error)s") % {"error": error}) from None
     game = Game.objects.create(
         preset=preset,
         rule_overrides=dict(overrides or {}),
@@ -151,17 +157,17 @@ def game_join(*, user: User, game_id: int, token: str | None = None) -> Game:
     """
     game = _lock_game(game_id)
     if game.status != Game.Status.OPEN:
-        raise WrongStatus("This game is not open for joining.")
+        raise WrongStatus(_("This game is not open for joining."))
     seats = list(game.seats.select_related("user"))
     if any(seat.user_id == user.pk for seat in seats):
-        raise NotAllowed("You already have a seat in this game.")
+        raise NotAllowed(_("You already have a seat in this game."))
     if game.private and not (
         (token is not None and secrets.compare_digest(token, game.invite_token))
         or game.invitations.filter(user=user).exists()
     ):
-        raise NotAllowed("This game is private: you need an invitation or its share link.")
+        raise NotAllowed(_("This game is private: you need an invitation or its share link."))
     if len(seats) >= game.num_players:
-        raise WrongStatus("This game is full.")
+        raise WrongStatus(_("This game is full."))
     taken = {seat.position for seat in seats}
     position = min(p for p in range(game.num_players) if p not in taken)
     seats.append(Seat.objects.create(game=game, user=user, position=position))
@@ -178,10 +184,10 @@ def game_leave(*, user: User, game_id: int) -> Game:
     """Give up a seat in an open game. The creator leaving cancels the game."""
     game = _lock_game(game_id)
     if game.status != Game.Status.OPEN:
-        raise WrongStatus("You can only leave a game that has not started.")
-    deleted, _ = game.seats.filter(user=user).delete()
+        raise WrongStatus(_("You can only leave a game that has not started."))
+    deleted, _count = game.seats.filter(user=user).delete()
     if not deleted:
-        raise NotAllowed("You have no seat in this game.")
+        raise NotAllowed(_("You have no seat in this game."))
     if user.pk == game.creator_id:
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
@@ -196,16 +202,19 @@ def game_start(*, user: User, game_id: int) -> Game:
     """Start an open game before it is full: only its creator, with at least two players."""
     game = _lock_game(game_id)
     if game.status != Game.Status.OPEN:
-        raise WrongStatus("This game has already started or ended.")
+        raise WrongStatus(_("This game has already started or ended."))
     if user.pk != game.creator_id:
-        raise NotAllowed("Only the game's creator can start it early.")
+        raise NotAllowed(_("Only the game's creator can start it early."))
     seats = list(game.seats.select_related("user"))
     if game.deal is not None and len(seats) != game.num_players:
-        raise WrongStatus("A game with a stacked deal starts only when every seat is taken.")
+        raise WrongStatus(_("A game with a stacked deal starts only when every seat is taken."))
     try:
         durak.Rules.from_dict(game.rules).validate_players(len(seats))
     except ValueError as error:
-        raise WrongStatus(f"Cannot start with {len(seats)} players: {error}") from None
+        raise WrongStatus(
+            _("Cannot start with %(count)d players: %(reason)s")
+            % {"count": len(seats), "reason": engine_message(error) if isinstance(error, durak.DurakError) else error}
+        ) from None
     game.version += 1
     _start(game, seats)
     game.save()
@@ -346,12 +355,18 @@ def make_move(*, user: User, game_id: int, action: Mapping[str, Any], expected_v
         when = f"{deadline.astimezone(user.tz):%H:%M:%S} ({user.time_zone})"
         if late_seat.user_id == user.pk:
             raise TimeExpired(
-                f"Too late: your time for this move ran out at {when}, "
-                "so the move was not played and the game applied the timeout."
+                _(
+                    "Too late: your time for this move ran out at %(when)s, "
+                    "so the move was not played and the game applied the timeout."
+                )
+                % {"when": when}
             )
         raise TimeExpired(
-            f"{late_seat.user.username}'s time ran out at {when}, before your move arrived: "
-            "the game applied that timeout first, so your move was not played."
+            _(
+                "%(name)s's time ran out at %(when)s, before your move arrived: "
+                "the game applied that timeout first, so your move was not played."
+            )
+            % {"name": late_seat.user.username, "when": when}
         )
     return game
 
@@ -361,19 +376,19 @@ def _make_move_locked(
 ) -> tuple[Game, tuple[Seat, datetime] | None]:
     game = _lock_game(game_id)
     if game.status != Game.Status.ACTIVE:
-        raise WrongStatus("This game is not being played.")
+        raise WrongStatus(_("This game is not being played."))
     if game.version != expected_version:
-        raise StaleVersion("The game has moved on since you looked; here is the current table.")
+        raise StaleVersion(_("The game has moved on since you looked; here is the current table."))
     seats = list(game.seats.select_related("user"))
     seat = next((seat for seat in seats if seat.user_id == user.pk), None)
     if seat is None:
-        raise NotAllowed("You have no seat in this game.")
+        raise NotAllowed(_("You have no seat in this game."))
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-        raise IllegalMove("That is not an action.")
+        raise IllegalMove(_("That is not an action."))
     if action["type"] in SYSTEM_ACTION_TYPES:  # timeouts and resignations have services of their own
-        raise IllegalMove("That is not a move you can make on the table.")
+        raise IllegalMove(_("That is not a move you can make on the table."))
     if action.get("player", seat.position) != seat.position:
-        raise NotAllowed("You can only move for yourself.")
+        raise NotAllowed(_("You can only move for yourself."))
     full_action = {**action, "player": seat.position}
 
     now = timezone.now()
@@ -390,7 +405,7 @@ def _make_move_locked(
     try:
         engine.apply(full_action)
     except durak.IllegalAction as error:
-        raise IllegalMove(str(error)) from None
+        raise IllegalMove(engine_message(error)) from None
 
     Move.objects.create(
         game=game,
@@ -503,7 +518,7 @@ def sweep_expired(*, limit: int = 1000) -> int:
     """
     applied = 0
     claimed: list[int] = []
-    for _ in range(limit):
+    for _attempt in range(limit):
         with transaction.atomic():
             game = (
                 Game.objects.select_for_update(skip_locked=True, of=("self",))
@@ -529,14 +544,14 @@ def game_invite(*, user: User, game_id: int, username: str) -> Invitation:
     """Invite a user by name to an open game (any seated player may); they are notified."""
     game = _lock_game(game_id)
     if game.status != Game.Status.OPEN:
-        raise WrongStatus("Only a game that has not started takes invitations.")
+        raise WrongStatus(_("Only a game that has not started takes invitations."))
     if not game.seats.filter(user=user).exists():
-        raise NotAllowed("Only a player of this game can invite others.")
+        raise NotAllowed(_("Only a player of this game can invite others."))
     invitee = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
     if invitee is None:
-        raise NotAllowed(f"There is no player called {username.strip()!r}.")
+        raise NotAllowed(_("There is no player called %(name)r.") % {"name": username.strip()})
     if game.seats.filter(user=invitee).exists():
-        raise NotAllowed(f"{invitee.username} already has a seat in this game.")
+        raise NotAllowed(_("%(name)s already has a seat in this game.") % {"name": invitee.username})
     invitation, created = Invitation.objects.get_or_create(
         game=game, user=invitee, defaults={"invited_by": user}
     )
@@ -571,18 +586,18 @@ def game_resign(*, game_id: int, user: User) -> Game:
     """
     game = _lock_game(game_id)
     if game.status != Game.Status.ACTIVE:
-        raise WrongStatus("This game is not being played.")
+        raise WrongStatus(_("This game is not being played."))
     seats = list(game.seats.select_related("user"))
     seat = next((seat for seat in seats if seat.user_id == user.pk), None)
     if seat is None:
-        raise NotAllowed(f"{user.username} has no seat in this game.")
+        raise NotAllowed(_("%(name)s has no seat in this game.") % {"name": user.username})
     assert game.state is not None
     engine = durak.Game.from_dict(game.state)
     action = {"type": "resign", "player": seat.position}
     try:
         engine.apply(action)
     except durak.IllegalAction as error:
-        raise IllegalMove(str(error)) from None
+        raise IllegalMove(engine_message(error)) from None
     Move.objects.create(
         game=game, seq=game.moves.count() + 1, position=None, action=action, events=list(engine.events)
     )
@@ -600,7 +615,7 @@ def game_abort(*, game_id: int) -> Game:
     a place, every clock stops. Locks the game row; ``WrongStatus`` if it is over already."""
     game = _lock_game(game_id)
     if game.is_over:
-        raise WrongStatus("This game is over already.")
+        raise WrongStatus(_("This game is over already."))
     game.seats.update(
         awaiting_move=False, result=Seat.Result.NONE, place=None, deadline=None, warn_at=None, turn_started_at=None
     )
@@ -620,15 +635,15 @@ def game_settle_stalled(*, game_id: int) -> Seat:
     ``on_timeout`` rule ("fool": the game ends; "auto": a safe move). Locks the game row."""
     game = _lock_game(game_id)
     if game.status != Game.Status.ACTIVE:
-        raise WrongStatus("This game is not being played.")
+        raise WrongStatus(_("This game is not being played."))
     seats = list(game.seats.select_related("user"))
     waiting = [seat for seat in seats if seat.awaiting_move]
     if not waiting:
-        raise WrongStatus("The game waits for nobody.")
+        raise WrongStatus(_("The game waits for nobody."))
     far = timezone.now() + MAX_MOVE_TIME
     seat = min(waiting, key=lambda s: (s.turn_started_at or far, s.position))
     version = game.version
     _apply_timeout_locked(game, seats, seat)
     if game.version == version:
-        raise IllegalMove("The rules engine refused the timeout for this player.")
+        raise IllegalMove(_("The rules engine refused the timeout for this player."))
     return seat

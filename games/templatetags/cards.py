@@ -6,6 +6,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 import durak
+from durak_site import engine_text
 from games import presentation
 from games.presentation import SUIT_SYMBOLS, CardMarks, Table
 
@@ -80,3 +81,15 @@ def option_value(value: Any) -> str:
 def times(count: int) -> range:
     """``{% for _ in n|times %}``: repeat a card back once per hidden card."""
     return range(int(count or 0))
+
+
+@register.filter
+def preset_label(name: str) -> str:
+    """A preset's name in the reader's language: ``classic``."""
+    return engine_text.preset_name(name)
+
+
+@register.simple_tag
+def override_label(name: str, value: Any) -> str:
+    """One rule override as the pages show it: ``trump cards may be thrown in = yes``."""
+    return f"{engine_text.option_name(name)} = {engine_text.option_value(name, value)}"
