@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 import durak
-from games.presentation import SUIT_NAMES
+from games.presentation import SUIT_NAMES, card_name
 
 _ACTION_BUTTON = re.compile(r'<button name="action" value="([^"]*)"')
 
@@ -32,6 +32,7 @@ def card_traces(card: str) -> list[str]:
         f">{card}<",
         durak.pretty(card),
         f"{rank} of {SUIT_NAMES[suit]}",
+        card_name(card),  # "eight of diamonds", as screen readers hear it
     ]
 
 
