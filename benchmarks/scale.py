@@ -7,15 +7,16 @@ Needs PostgreSQL. It uses its own database, ``durak_scale`` (dropped and re-crea
 ``SCALE_DATABASE_URL`` to change it), with Celery eager (no broker needed).
 
 1. A small database made through the services as the site makes it: the measured player
-   ``scale-me`` has one finished game, one running game (a day a move) and there is one open
-   game in the lobby. Measured there ("empty"): the lobby (with the player's games), "my
+   ``scale-me`` has one finished game, one running game (a day a move), so has
+   ``scale-steady``, and there is one open game in the lobby. Measured there ("empty"): the lobby (with the player's games), "my
    games" through the API (``/api/games/?mine=true``), the player's profile, the HTMX poll of
    the running game (unchanged: 204; and changed: the table) and one timeout sweep
    (``games.tasks.sweep_deadlines``, with nothing due): queries and median time.
 2. Bulk-filled ("full"): ``--users`` players, ``--finished`` finished and ``--active`` running
    two-player games cloned from real engine playouts (each with its move log, seats, stats
    rows, rating history, counted-game row and notifications); ``scale-me`` sits in 1 % of the
-   finished games and 20 of the running ones. Then ``ANALYZE`` and the same measurements.
+   finished games and 20 of the running ones, ``scale-steady`` in none (its pages show the
+   cost of the database's size alone). Then ``ANALYZE`` and the same measurements.
 3. For each measured query of the full database: ``EXPLAIN (ANALYZE, BUFFERS)``.
 
 Target: the same number of queries, and at most 2x the empty database's time.
@@ -87,7 +88,17 @@ def baseline() -> dict[str, Any]:
     active = services.game_create(creator=you, preset="classic", num_players=2, move_time=timedelta(days=1))
     services.game_join(user=me, game_id=active.pk)
     services.game_create(creator=host, preset="classic", num_players=2)  # the lobby's open game
-    return {"me": me, "active": Game.objects.get(pk=active.pk)}
+    # A player whose games the bulk fill leaves alone: their pages show what the size of the
+    # database alone costs ("me" also has fifty times more games of their own when full).
+    steady = User.objects.create_user("scale-steady", "steady@example.com", "scale-password-1")
+    done = services.game_create(creator=steady, preset="classic", num_players=2, deal=SHORT_DEAL)
+    services.game_join(user=you, game_id=done.pk)
+    assert play_moves(done, [steady, you], 10).status == Game.Status.FINISHED
+    running = services.game_create(
+        creator=steady, preset="classic", num_players=2, move_time=timedelta(days=1)
+    )
+    services.game_join(user=you, game_id=running.pk)
+    return {"me": me, "steady": steady, "active": Game.objects.get(pk=active.pk)}
 
 
 # --- measuring ---------------------------------------------------------------------------------------
@@ -109,13 +120,15 @@ def measurements(fixture: dict[str, Any]) -> dict[str, Callable[[], Any]]:
 
     from games import tasks
 
-    me, game = fixture["me"], fixture["active"]
+    me, steady, game = fixture["me"], fixture["steady"], fixture["active"]
     client = Client()
     client.force_login(me)
+    steady_client = Client()
+    steady_client.force_login(steady)
 
-    def get(url: str, status: int, **headers: str) -> Callable[[], Any]:
+    def get(url: str, status: int, *, as_steady: bool = False, **headers: str) -> Callable[[], Any]:
         def run() -> Any:
-            response = client.get(url, headers=headers)
+            response = (steady_client if as_steady else client).get(url, headers=headers)
             assert response.status_code == status, (url, response.status_code)
             return response
 
@@ -130,6 +143,9 @@ def measurements(fixture: dict[str, Any]) -> dict[str, Callable[[], Any]]:
         ),
         "poll, changed (table)": get(f"/games/{game.pk}/poll/?version=0", 200, hx_request="true"),
         "timeout sweep (none due)": tasks.sweep_deadlines,
+        "steady: lobby": get("/", 200, as_steady=True),
+        "steady: my games (API)": get("/api/games/?mine=true", 200, as_steady=True),
+        "steady: profile": get(f"/players/{steady.username}/", 200, as_steady=True),
     }
 
 
@@ -427,11 +443,14 @@ def main() -> None:
     parser.add_argument("--users", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--quick", action="store_true", help="a tenth of the games and players (a trial)")
     parser.add_argument(
         "--reuse", action="store_true", help="measure a database kept by --keep again (after a migration)"
     )
     parser.add_argument("--no-plans", action="store_true", help="skip the EXPLAIN ANALYZE plans")
     args = parser.parse_args()
+    if args.quick:
+        args.finished, args.active, args.users = args.finished // 10, args.active // 10, args.users // 10
 
     if not args.reuse:
         fresh_database()
@@ -446,7 +465,11 @@ def main() -> None:
         from games.models import Game
 
         me = User.objects.get(username="scale-me")
-        fixture = {"me": me, "active": Game.objects.filter(seats__user=me, status="active").order_by("pk")[0]}
+        fixture = {
+            "me": me,
+            "steady": User.objects.get(username="scale-steady"),
+            "active": Game.objects.filter(seats__user=me, status="active").order_by("pk")[0],
+        }
         with_few = {}
     else:
         fixture = baseline()
