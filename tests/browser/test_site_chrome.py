@@ -10,7 +10,14 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from accounts.models import User
-from tests.browser.test_accessibility import PHONE, Site, horizontal_overflow, signed_in, site  # noqa: F401
+from tests.browser.test_accessibility import (  # noqa: F401
+    DESKTOP,
+    PHONE,
+    Site,
+    horizontal_overflow,
+    signed_in,
+    site,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,6 +60,15 @@ def test_my_pages_in_russian_on_a_phone(
             target.inner_text(),
             box,
         )
+
+    # On a desktop the header is one row; on the phone two (brand and language, then the nav).
+    desktop = signed_in(browser, live_server, site.alice, DESKTOP, "en-GB").new_page()
+    desktop.goto(live_server.url + "/leaderboard/")
+    header = desktop.locator(".site-header").bounding_box()
+    assert header is not None and header["height"] < 60, header
+    desktop.screenshot(path=str(artifacts / "desktop-leaderboard.png"))
+    header = page.locator(".site-header").bounding_box()
+    assert header is not None and header["height"] < 2 * 44 + 20, header
 
     visitor = browser.new_context(viewport=PHONE, locale="ru-RU", has_touch=True).new_page()
     for name, path, words in (
