@@ -92,4 +92,6 @@ def preset_label(name: str) -> str:
 @register.simple_tag
 def override_label(name: str, value: Any) -> str:
     """One rule override as the pages show it: ``trump cards may be thrown in = yes``."""
+    if isinstance(value, list):  # engine_text.option_value looks values up in a dict: hashable only
+        value = tuple(value)
     return f"{engine_text.option_name(name)} = {engine_text.option_value(name, value)}"

@@ -36,7 +36,7 @@ def test_an_illegal_action_is_400_with_the_engines_message() -> None:
     body = assert_error(
         post_action(token_client(users[0]), game, {"type": "attack", "cards": ["7S"]}), 400, "illegal_move"
     )
-    assert body["detail"] == "you do not hold 7S"
+    assert body["detail"] == "you do not hold 7♠"  # the engine's message in words (durak_site.engine_text)
     assert_unchanged(game)
 
 

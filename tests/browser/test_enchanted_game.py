@@ -162,7 +162,7 @@ def test_three_players_play_an_enchanted_game_to_the_end(
         move(bob, lambda: bob.page.get_by_role("button", name="Reverse the direction of play").click())
         for player in players:
             expect(player.table.locator(".direction.reversed")).to_contain_text("↺ Play runs counter-clockwise")
-        expect(bob.table.locator(".status")).to_contain_text("You lead the next attack on alice.")
+        expect(bob.table.locator(".situation")).to_contain_text("You lead the next attack on alice.")
 
         # On his phone Bob taps to read what the cards in sight do.
         bob.page.locator("#table .spells summary").click()
@@ -172,7 +172,7 @@ def test_three_players_play_an_enchanted_game_to_the_end(
         move(bob, lambda: bob.play("7H", "Attack with 7♥"))
         alice.screenshot("5-six-beats-hearts")
         move(alice, lambda: alice.play("6S", "Beat 7♥ with 6♠"))
-        expect(alice.table.locator(".status")).to_contain_text("You lead the next attack on carol.")
+        expect(alice.table.locator(".situation")).to_contain_text("You lead the next attack on carol.")
         move(alice, lambda: alice.play("9C", "Attack with 9♣"))
         move(carol, lambda: carol.play("JC", "Beat 9♣ with J♣"))
 

@@ -37,9 +37,10 @@ def test_a_game_against_two_search_bots_is_played_to_the_end_through_the_pages(c
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:
             break
-        page = client.get(url).content.decode()
+        response = client.get(url)
+        page = response.content.decode()
         match = re.search(r'data-version="(\d+)"', page)
-        assert match, "the page shows no version"
+        assert match, f"the page shows no version ({response.status_code}): {page[:3000]}"
         shown = int(match.group(1))
         game.refresh_from_db()
         if game.version == shown:  # else a bot moved meanwhile: the state is not the page's

@@ -136,7 +136,8 @@
     event.preventDefault();
     const bar = confirmBar();
     pendingRequest = event.detail;
-    bar.querySelector(".confirm-question").textContent = lastActionButton.dataset.confirm || lastActionButton.textContent;
+    const question = bar.querySelector(".confirm-question");
+    question.textContent = lastActionButton.dataset.confirm || (question.dataset.ask || "%(move)s?").replace("%(move)s", lastActionButton.textContent.trim());
     bar.hidden = false;
     game.classList.add("confirming");
     bar.querySelector(".confirm-yes").focus();
