@@ -7,6 +7,7 @@ in the table, for the audit log and the reports that point at it.
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
 
@@ -16,19 +17,31 @@ MAX_LENGTH = 500
 
 class ChatMessage(models.Model):
     class Channel(models.TextChoices):
-        PLAYERS = "players", "players"
-        SPECTATORS = "spectators", "spectators"
+        PLAYERS = "players", _("players")
+        SPECTATORS = "spectators", _("spectators")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages"
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="chat_messages", verbose_name=_("game")
     )
-    channel = models.CharField(max_length=16, choices=Channel.choices)
-    text = models.TextField(max_length=MAX_LENGTH)
-    created_at = models.DateTimeField(auto_now_add=True)
-    hidden_at = models.DateTimeField(null=True, blank=True, help_text="Set when a moderator hid it.")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="chat_messages",
+        verbose_name=_("author"),
+    )
+    channel = models.CharField(max_length=16, choices=Channel.choices, verbose_name=_("channel"))
+    text = models.TextField(max_length=MAX_LENGTH, verbose_name=_("text"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created"))
+    hidden_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("Set when a moderator hid it."), verbose_name=_("hidden at")
+    )
     hidden_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("hidden by"),
     )
 
     class Meta:
@@ -37,6 +50,8 @@ class ChatMessage(models.Model):
             models.Index(fields=["author", "-created_at"], name="chat_author_idx"),
         ]
         ordering = ["id"]
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
 
     def __str__(self) -> str:
         return f"{self.author} in game {self.game_id} ({self.channel}): {self.text[:40]}"

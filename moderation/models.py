@@ -37,7 +37,10 @@ class Report(models.Model):
         DISMISSED = "dismissed", _("dismissed")
 
     reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_made"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="reports_made",
+        verbose_name=_("reporter"),
     )
     reported_user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -46,20 +49,37 @@ class Report(models.Model):
         blank=True,
         related_name="reports_received",
         help_text=_("The player reported, or the author of the reported message."),
+        verbose_name=_("reported player"),
     )
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, null=True, blank=True, related_name="reports")
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, null=True, blank=True, related_name="reports", verbose_name=_("game")
+    )
     message = models.ForeignKey(
-        ChatMessage, on_delete=models.PROTECT, null=True, blank=True, related_name="reports"
+        ChatMessage,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reports",
+        verbose_name=_("message"),
     )
-    reason = models.CharField(max_length=16, choices=Reason.choices)
-    details = models.TextField(max_length=1000, blank=True)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
-    created_at = models.DateTimeField(auto_now_add=True)
+    reason = models.CharField(max_length=16, choices=Reason.choices, verbose_name=_("reason"))
+    details = models.TextField(max_length=1000, blank=True, verbose_name=_("details"))
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.OPEN, verbose_name=_("status")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created"))
     handled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("handled by"),
     )
-    handled_at = models.DateTimeField(null=True, blank=True)
-    note = models.TextField(blank=True, help_text=_("The moderator's note when resolving or dismissing."))
+    handled_at = models.DateTimeField(null=True, blank=True, verbose_name=_("handled at"))
+    note = models.TextField(
+        blank=True, help_text=_("The moderator's note when resolving or dismissing."), verbose_name=_("note")
+    )
 
     class Meta:
         constraints = [
@@ -72,6 +92,8 @@ class Report(models.Model):
         ]
         indexes = [models.Index(fields=["status", "-created_at"], name="report_queue_idx")]
         ordering = ["-created_at"]
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
 
     def __str__(self) -> str:
         return f"Report {self.pk}: {self.target_kind} ({self.get_reason_display()})"
@@ -95,17 +117,25 @@ class Sanction(models.Model):
         MUTE = "mute", _("muted")
         SUSPEND = "suspend", _("suspended")
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions")
-    kind = models.CharField(max_length=16, choices=Kind.choices)
-    reason = models.TextField()
-    starts_at = models.DateTimeField(default=timezone.now)
-    ends_at = models.DateTimeField(null=True, blank=True, help_text=_("Empty: for good."))
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions", verbose_name=_("user")
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices, verbose_name=_("kind"))
+    reason = models.TextField(verbose_name=_("reason"))
+    starts_at = models.DateTimeField(default=timezone.now, verbose_name=_("starts"))
+    ends_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("Empty: for good."), verbose_name=_("ends")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("given by")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created"))
 
     class Meta:
         indexes = [models.Index(fields=["user", "kind", "ends_at"], name="sanction_active_idx")]
         ordering = ["-created_at"]
+        verbose_name = _("sanction")
+        verbose_name_plural = _("sanctions")
 
     def __str__(self) -> str:
         return f"{self.user} {self.get_kind_display()} {self.until_text}"
@@ -157,29 +187,49 @@ class AuditEntry(models.Model):
         blank=True,
         related_name="moderation_actions",
         help_text=_("Empty for the command line (manage.py moderator)."),
+        verbose_name=_("moderator"),
     )
-    action = models.CharField(max_length=32, choices=Action.choices)
+    action = models.CharField(max_length=32, choices=Action.choices, verbose_name=_("action"))
     target_user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="audit_entries",
+        verbose_name=_("to whom"),
     )
     game = models.ForeignKey(
-        Game, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries"
+        Game,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+        verbose_name=_("game"),
     )
     message = models.ForeignKey(
-        ChatMessage, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries"
+        ChatMessage,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+        verbose_name=_("message"),
     )
     report = models.ForeignKey(
-        Report, on_delete=models.PROTECT, null=True, blank=True, related_name="audit_entries"
+        Report,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+        verbose_name=_("report"),
     )
-    reason = models.TextField()
+    reason = models.TextField(verbose_name=_("reason"))
     details = models.JSONField(
-        default=dict, blank=True, help_text=_("E.g. until when, which games were settled.")
+        default=dict,
+        blank=True,
+        help_text=_("E.g. until when, which games were settled."),
+        verbose_name=_("details"),
     )
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True, verbose_name=_("created"))
 
     objects = AppendOnlyQuerySet.as_manager()
 
@@ -212,9 +262,11 @@ class LoginSession(models.Model):
     """A session a user logged in with, so that suspending them can end it at once (with no
     per-request check). Recorded by the ``user_logged_in`` signal (``moderation.signals``)."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    session_key = models.CharField(max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
+    session_key = models.CharField(max_length=64, verbose_name=_("session key"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created"))
 
     class Meta:
         indexes = [models.Index(fields=["user"], name="login_session_user_idx")]
