@@ -38,3 +38,16 @@ def test_drf_s_own_messages_are_translated_too() -> None:
     data = response.json()
     assert data["code"] == "not_authenticated"
     assert "Учетные данные не были предоставлены" in data["detail"]
+
+
+def test_a_token_caller_without_accept_language_gets_their_settings_language() -> None:
+    game, users = started_game(deal=SHORT_DEAL)
+    users[0].language = "ru"
+    users[0].save(update_fields=["language"])
+    client = token_client(users[0])
+    body: dict[str, Any] = {"action": {"type": "fly"}, "expected_version": game.version}
+    response = client.post(f"/api/games/{game.pk}/actions/", body, format="json")
+    assert response.json()["detail"] == "Запрос неверен." and response.json()["code"] == "invalid"
+    fresh = token_client(users[0])  # no language cookie from the answer above
+    asked = fresh.post(f"/api/games/{game.pk}/actions/", body, format="json", HTTP_ACCEPT_LANGUAGE="en")
+    assert asked.json()["detail"] == "The request is not valid."  # the header wins
