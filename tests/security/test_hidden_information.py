@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Seat
+from moderation import services as moderation_services
 from tests.api.helpers import hidden_from
 from tests.games.helpers import card_traces
 
@@ -110,3 +111,26 @@ def test_refused_moves_and_their_error_pages_show_nothing_hidden(world: World) -
                 # The mover may be told "you do not hold X"; X is theirs to name. The rest stays hidden.
                 text = text.replace(f'"{hidden_card}"', "").replace(f"&quot;{hidden_card}&quot;", "")
             assert_nothing_hidden_from(user, world, text, f"{user.username}: {what}")
+
+
+def test_moderators_do_not_see_the_secrets_of_a_running_game_in_the_admin(world: World) -> None:
+    """Moderators play too: the admin has no seed, deal or state column."""
+    moderator = world.stranger
+    moderation_services.moderator_grant(user=moderator, actor=None, reason="hidden-information test")
+    client = Client()
+    client.force_login(moderator)
+    running = world.running
+    urls = [
+        reverse("admin:games_game_changelist"),
+        reverse("admin:games_game_change", args=[running.pk]),
+        reverse("admin:games_move_changelist") + f"?game__id__exact={running.pk}",
+    ]
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        text = response.content.decode()
+        for card in hidden_from(running, None, {running.state["shown_trump"]} - {None}):  # type: ignore[index]
+            for trace in card_traces(card):
+                if trace.startswith(('"', "&", ">")):
+                    assert trace not in text, f"{url}: {card} leaks as {trace!r}"
+        assert world.secrets["the running game's seed"] not in text, url
