@@ -49,6 +49,8 @@ def test_every_url_says_who_may_use_it() -> None:
         f"URLs without an access expectation: {missing}. Add each to tests/security/routes.py "
         "(who may use it, and the owners' ids to point it at)."
     )
+    stale = set(ROUTES) - {name for _, name in SITE_URLS if name}
+    assert not stale, f"tests/security/routes.py lists URLs the site no longer has: {sorted(stale)}"
 
 
 @pytest.fixture
