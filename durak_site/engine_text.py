@@ -117,17 +117,21 @@ def choice_label(option: str, value: Any) -> str:
 
 
 def option_value(option: str, value: Any) -> str:
-    """Any option value in words, for tables: yes/no, none, ranks, choices."""
+    """Any option value in words, for tables: yes/no, none, ranks, choices.
+
+    >>> option_value("enchanted", ["6", "7"]), option_value("enchanted", [])
+    ('6, 7', 'none')
+    """
+    if isinstance(value, (list, tuple)):
+        return ", ".join(map(str, value)) or gettext("none")
     if (option, value) in CHOICE_LABELS:
         return choice_label(option, value)
     if value is True:
         return gettext("yes")
     if value is False:
         return gettext("no")
-    if value is None or value == () or value == []:
+    if value is None:
         return gettext("none")
-    if isinstance(value, (list, tuple)):
-        return ", ".join(map(str, value))
     return str(value)
 
 
