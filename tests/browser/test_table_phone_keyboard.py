@@ -88,7 +88,9 @@ class Seat:
     # Keyboard: Tab until the wanted control has the focus, then Enter.
     def tab_to(self, selector: str, limit: int = 80) -> None:
         for _ in range(limit):
-            if self.page.evaluate("(s) => !!document.activeElement && document.activeElement.matches(s)", selector):
+            if self.page.evaluate(
+                "(s) => !!document.activeElement && document.activeElement.matches(s)", selector
+            ):
                 return
             self.page.keyboard.press("Tab")
         pytest.fail(f"{self.name}: Tab never reached {selector}")
@@ -111,7 +113,13 @@ def logged_in(browser: Browser, user: User, base_url: str, **options: Any) -> tu
     client.force_login(user)
     context = browser.new_context(**options)
     context.add_cookies(
-        [{"name": django_settings.SESSION_COOKIE_NAME, "value": client.cookies[django_settings.SESSION_COOKIE_NAME].value, "url": base_url}]
+        [
+            {
+                "name": django_settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[django_settings.SESSION_COOKIE_NAME].value,
+                "url": base_url,
+            }
+        ]
     )
     return context, context.new_page()
 
@@ -133,7 +141,9 @@ def stacked_game(alice: User, bob: User, **options: Any) -> Game:
 
 
 @pytest.fixture
-def two_pages(browser: Browser, live_server: Any, players: tuple[User, User]) -> Iterator[Callable[..., tuple[Seat, Seat]]]:
+def two_pages(
+    browser: Browser, live_server: Any, players: tuple[User, User]
+) -> Iterator[Callable[..., tuple[Seat, Seat]]]:
     contexts: list[BrowserContext] = []
 
     def open_pages(game: Game, **options: Any) -> tuple[Seat, Seat]:
@@ -163,7 +173,15 @@ def test_a_whole_game_on_phones_with_taps_only(
     two_pages: Callable[..., tuple[Seat, Seat]], players: tuple[User, User], settings: Any, artifacts: Path
 ) -> None:
     settings.GAME_POLL_SECONDS = 0.3
+    open_game = services.game_create(
+        creator=players[0], preset="classic", num_players=3, overrides={"transfer": True}
+    )
     alice, bob = two_pages(stacked_game(*players), **PHONE)
+    # The lobby, with an open game listed and the create form, fits the phone too.
+    bob.page.goto(bob.page.url.split("/games/")[0] + "/")
+    expect(bob.page.locator(".open-games")).to_contain_text(f"Game {open_game.pk}")
+    bob.assert_no_sideways_scroll()
+    bob.page.go_back()
     for seat in (alice, bob):
         expect(seat.table.locator(".hand .pick")).to_have_count(4)
         seat.assert_no_sideways_scroll()
