@@ -257,6 +257,22 @@ CELERY_BEAT_SCHEDULE = {
 
 # How often an open game page asks whether anything changed.
 GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=2)
+
+# A cache shared by every process (web workers, Celery): set CACHE_URL to a Redis database, e.g.
+# redis://127.0.0.1:6379/1. It carries the API throttles' counters across workers and each game's
+# version, so a table poll that finds nothing new answers from the cache without a query
+# (games.versions; trusted GAME_VERSION_CACHE_SECONDS at most). Without it each process keeps its
+# own memory cache and the polls ask the database.
+CACHE_URL = env.str("CACHE_URL", default="")
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+GAME_VERSION_CACHE_SECONDS = env.int("GAME_VERSION_CACHE_SECONDS", default=10 if CACHE_URL else 0)
 # Chat flood control: at most CHAT_FLOOD_MESSAGES messages per user in CHAT_FLOOD_SECONDS.
 CHAT_FLOOD_MESSAGES = env.int("CHAT_FLOOD_MESSAGES", default=5)
 CHAT_FLOOD_SECONDS = env.int("CHAT_FLOOD_SECONDS", default=10)

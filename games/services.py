@@ -29,7 +29,7 @@ from replays.fairness import deal_hash
 from stats import ledger as stats_ledger
 from stats import services as stats
 
-from . import bots, tasks, timeouts
+from . import bots, tasks, timeouts, versions
 from .exceptions import (
     GameNotFound,
     IllegalMove,
@@ -59,6 +59,7 @@ def _lock_game(game_id: int) -> Game:
 def _game_changed(game: Game) -> None:
     """Queue the side effects of a change (timers, the change hook) for after the commit."""
     game_id, version = game.pk, game.version
+    versions.publish(game_id, version)
     publish_on_commit(lambda: tasks.game_changed.delay(game_id, version), f"game_changed({game_id})")
     timeouts.schedule_timeout(game)
     bots.schedule_bot_move(game)

@@ -20,6 +20,7 @@ from django.utils import timezone
 from accounts.models import User
 from durak_site.celery import publish_on_commit
 
+from . import versions
 from .exceptions import GameError
 from .models import Game, Seat, Vacation
 
@@ -228,6 +229,7 @@ def recompute_deadlines(*, game_id: int) -> None:
         Seat.objects.bulk_update(seats, ["turn_started_at", "deadline", "warn_at"])
         game.version += 1
         game.save(update_fields=["deadline", "version", "updated_at"])
+        versions.publish(game.pk, game.version)
         schedule_timeout(game)
 
 

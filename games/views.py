@@ -21,7 +21,7 @@ from django_htmx.middleware import HtmxDetails
 from accounts.models import User
 from durak.enchanted import ENCHANTED_STAGES
 
-from . import bots, selectors, services, timeouts
+from . import bots, selectors, services, timeouts, versions
 from .exceptions import GameError, GameNotFound, InvalidRules
 from .forms import GameCreateForm
 from .models import Game, Seat
@@ -178,8 +178,11 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """Answers 204 from the version number alone while nothing changed (one query);
-    otherwise the table partial."""
+    """Answers 204 from the version number alone while nothing changed (from the cache when
+    one is shared, else one query); otherwise the table partial."""
+    cached = versions.cached(game_id)
+    if cached is not None and request.GET.get("version") == str(cached):
+        return HttpResponse(status=204)
     version = selectors.game_version(game_id=game_id)
     if version is None:
         raise Http404(_("No such game."))

@@ -1,0 +1,51 @@
+"""Each game's version, shared through the cache, so a poll that finds nothing new needs no database.
+
+The database is the truth; the cache only lets the table poll answer "nothing changed" (204)
+without a query. After every commit that moves a game on, :func:`publish` writes the new version
+(``transaction.on_commit``); :func:`cached` reads it. A cached version is trusted only for a short
+time (``GAME_VERSION_CACHE_SECONDS``): if a write is ever lost (the cache was down) or two
+commits' writes land out of order, a player sees the change at most that much later, never
+a wrong table, since everything but the 204 is read from the database. With the setting at 0
+(the default unless a shared cache is configured: a per-process cache would go stale across the
+web and worker processes) the poll always asks the database.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+
+def _key(game_id: int) -> str:
+    return f"game-version:{game_id}"
+
+
+def cached(game_id: int) -> int | None:
+    """The version last published for the game, or None (off, unknown, or the cache is down)."""
+    if not settings.GAME_VERSION_CACHE_SECONDS:
+        return None
+    try:
+        version = cache.get(_key(game_id))
+    except Exception:  # the cache down must not fail a poll: the database answers instead
+        logger.warning("game version cache unavailable", exc_info=True)
+        return None
+    return version if isinstance(version, int) else None
+
+
+def publish(game_id: int, version: int) -> None:
+    """Publish ``version`` for the game once the current transaction commits."""
+    if not settings.GAME_VERSION_CACHE_SECONDS:
+        return
+
+    def write() -> None:
+        try:
+            cache.set(_key(game_id), version, timeout=settings.GAME_VERSION_CACHE_SECONDS)
+        except Exception:
+            logger.warning("game version cache unavailable: game %s version %s not cached", game_id, version)
+
+    transaction.on_commit(write)
