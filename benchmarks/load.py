@@ -73,6 +73,8 @@ def site_env(*, redis_db: int) -> dict[str, str]:
         "SECRET_KEY": secrets.token_urlsafe(50),
         "DATABASE_URL": DATABASE_URL,
         "CELERY_BROKER_URL": f"redis://127.0.0.1:6379/{redis_db}",
+        # The shared cache of the production section (flushed with the broker's database below).
+        "CACHE_URL": f"redis://127.0.0.1:6379/{redis_db}",
         "EMAIL_URL": "dummymail://",
         "ALLOWED_HOSTS": HOST,
         "LOG_LEVEL": "WARNING",
