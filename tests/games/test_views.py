@@ -1,3 +1,4 @@
+import html
 import json
 from typing import Any
 
@@ -6,6 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 import durak
+from durak_site import engine_text
 from games.models import Game, Move, Seat
 from tests.factories import (
     LONGER_DEAL,
@@ -43,8 +45,9 @@ def test_lobby_for_a_visitor_lists_open_games_and_invites_to_log_in(client: Clie
     game = GameFactory(preset="black_book", overrides={"deck_size": 52}, num_players=3)
     page = client.get("/").content.decode()
     assert f"Game {game.pk}" in page
-    assert "black_book" in page
-    assert "deck_size=52" in page
+    # The preset and the changed option in words (durak_site.engine_text), not as code names.
+    assert html.escape(engine_text.preset_name("black_book")) in page
+    assert html.escape(f"{engine_text.option_name('deck_size')} = 52") in page
     assert "sign up" in page
     assert "Open the game" not in page
 
