@@ -81,3 +81,13 @@ def test_confirm_moves_follows_the_players_choice_and_the_time_control(
     page = page_for(users[0], game)
     assert f'data-confirm="{"on" if asks else "off"}"' in page
     assert 'class="confirm-bar"' in page and 'data-confirm="Attack with' in page
+
+
+@pytest.mark.parametrize("four_colour", [True, False])
+def test_the_four_colour_deck_is_the_players_choice(four_colour: bool) -> None:
+    game, users = started_game(deal=LONGER_DEAL)
+    users[0].four_colour_deck = four_colour
+    users[0].save(update_fields=["four_colour_deck"])
+    page = page_for(users[0], game)
+    assert ('class="game my-turn four-colour"' in page) == four_colour
+    assert 'class="card red suit-H' in page  # every card says its suit, for the four-colour styles
