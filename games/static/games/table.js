@@ -201,11 +201,17 @@
     notice(wasMove ? el.dataset.unsent : el.dataset.lost, "lost");
     endSending();
   }
+  // A 503 is the server saying "briefly unavailable, nothing was lost" (its database restarting):
+  // the same notice as a lost connection, and the same "Back online." once an answer comes.
+  const unavailable = (xhr) => xhr && xhr.status === 503;
   document.addEventListener("htmx:sendError", connectionLost);
   document.addEventListener("htmx:timeout", connectionLost);
+  document.addEventListener("htmx:responseError", (event) => {
+    if (unavailable(event.detail.xhr)) connectionLost(event);
+  });
   document.addEventListener("htmx:afterRequest", (event) => {
     const xhr = event.detail.xhr;
-    if (xhr && xhr.status > 0 && offline) {
+    if (xhr && xhr.status > 0 && !unavailable(xhr) && offline) {
       offline = false;
       const el = document.getElementById("connection");
       notice(el.dataset.back, "back");
