@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import pgettext_lazy
 
 #: Move times from this long up are correspondence play: vacations and weekend pauses apply.
 CORRESPONDENCE_FROM = timedelta(hours=1)
@@ -22,10 +23,10 @@ CORRESPONDENCE_FROM = timedelta(hours=1)
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "open"
-        ACTIVE = "active", "active"
-        FINISHED = "finished", "finished"
-        ABORTED = "aborted", "aborted"
+        OPEN = "open", pgettext_lazy("game status", "open")
+        ACTIVE = "active", pgettext_lazy("game status", "active")
+        FINISHED = "finished", pgettext_lazy("game status", "finished")
+        ABORTED = "aborted", pgettext_lazy("game status", "aborted")
 
     preset = models.CharField(max_length=32)
     rule_overrides = models.JSONField(default=dict, blank=True)
@@ -104,11 +105,11 @@ class Game(models.Model):
 
 class Seat(models.Model):
     class Result(models.TextChoices):
-        NONE = "", "playing"
-        OUT = "out", "went out"
-        FOOL = "fool", "fool"
-        DRAW = "draw", "draw"
-        WON = "won", "won"  # not the fool, still holding cards when a timeout or resignation ended it
+        NONE = "", pgettext_lazy("seat result", "playing")
+        OUT = "out", pgettext_lazy("seat result", "went out")
+        FOOL = "fool", pgettext_lazy("seat result", "fool")
+        DRAW = "draw", pgettext_lazy("seat result", "draw")
+        WON = "won", pgettext_lazy("seat result", "won")  # not the fool, still holding cards when a timeout or resignation ended it
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")

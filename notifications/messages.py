@@ -14,6 +14,7 @@ from django.utils import formats
 from django.utils.translation import gettext
 
 from accounts.models import User
+from durak_site.engine_text import preset_name
 
 from .models import Kind
 
@@ -66,7 +67,7 @@ def notification_text(kind: str, params: dict[str, Any], user: User) -> str:
         return gettext("%(name)s invites you to game %(game)s (%(preset)s).") % {
             "name": params.get("by", ""),
             "game": game,
-            "preset": params.get("preset", ""),
+            "preset": preset_name(params["preset"]) if params.get("preset") else "",
         }
     if kind == Kind.TIME_LOW:
         return gettext("Time is almost up in game %(game)s: move by %(deadline)s.") % {

@@ -29,6 +29,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from durak_site.celery import publish_on_commit
+from durak_site.engine_text import preset_name
 from games.models import Game, Seat
 
 from . import messages
@@ -345,7 +346,7 @@ def send_digests() -> int:
                 games = [
                     {
                         "id": seat.game_id,
-                        "preset": seat.game.preset,
+                        "preset": preset_name(seat.game.preset),
                         "link": game_url(seat.game_id),
                         "until": format_local(seat.deadline, user) if seat.deadline else None,
                     }
