@@ -267,7 +267,7 @@ CACHE_URL = env.str("CACHE_URL", default="")
 if CACHE_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "durak_site.cache.ForgivingRedisCache",
             "LOCATION": CACHE_URL,
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
