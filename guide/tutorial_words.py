@@ -12,27 +12,9 @@ from django.utils.translation import gettext, ngettext, pgettext
 
 import durak
 from durak.cards import RED_SUITS
+from games.presentation import card_name
 
 from .tutorial import MAIN_LINE, OPPONENT, YOU, Step, Tutorial, token_of
-
-RANK_NAMES = {
-    "6": lambda: pgettext("card rank", "six"),
-    "7": lambda: pgettext("card rank", "seven"),
-    "8": lambda: pgettext("card rank", "eight"),
-    "9": lambda: pgettext("card rank", "nine"),
-    "10": lambda: pgettext("card rank", "ten"),
-    "J": lambda: pgettext("card rank", "jack"),
-    "Q": lambda: pgettext("card rank", "queen"),
-    "K": lambda: pgettext("card rank", "king"),
-    "A": lambda: pgettext("card rank", "ace"),
-}
-SUIT_NAMES = {
-    "S": lambda: pgettext("of the suit", "spades"),
-    "H": lambda: pgettext("of the suit", "hearts"),
-    "D": lambda: pgettext("of the suit", "diamonds"),
-    "C": lambda: pgettext("of the suit", "clubs"),
-}
-
 
 TRUMP_NAMES = {
     "S": lambda: pgettext("trump suit", "spades ♠"),
@@ -44,12 +26,6 @@ TRUMP_NAMES = {
 
 def trump_name(suit: str | None) -> str:
     return TRUMP_NAMES[suit]() if suit else pgettext("trump suit", "none")
-
-
-def card_name(card: str) -> str:
-    """A card's name for screen readers: "six of spades", «шестёрка пик»."""
-    rank, suit = durak.card_rank(card), durak.card_suit(card)
-    return gettext("%(rank)s of %(suit)s") % {"rank": RANK_NAMES[rank](), "suit": SUIT_NAMES[suit]()}
 
 
 @dataclass(frozen=True)

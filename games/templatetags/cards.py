@@ -68,16 +68,6 @@ def card_name(code: str) -> str:
 
 
 @register.filter
-def option_value(value: Any) -> str:
-    """A rule option's value as the pages show it: ``["6", "7"]`` -> ``6 7``; None -> ``none``."""
-    if value is None:
-        return _("none")
-    if isinstance(value, (list, tuple)):
-        return " ".join(map(str, value)) or _("none")
-    return str(value)
-
-
-@register.filter
 def times(count: int) -> range:
     """``{% for _ in n|times %}``: repeat a card back once per hidden card."""
     return range(int(count or 0))
@@ -92,6 +82,4 @@ def preset_label(name: str) -> str:
 @register.simple_tag
 def override_label(name: str, value: Any) -> str:
     """One rule override as the pages show it: ``trump cards may be thrown in = yes``."""
-    if isinstance(value, list):  # engine_text.option_value looks values up in a dict: hashable only
-        value = tuple(value)
     return f"{engine_text.option_name(name)} = {engine_text.option_value(name, value)}"
