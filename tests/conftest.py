@@ -1,10 +1,12 @@
 """Shared fixtures. The suite runs against a real PostgreSQL and fails, never
 skips, when none is reachable."""
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 
 from tests.factories import UserFactory
 
@@ -50,3 +52,12 @@ def user(db: Any) -> Any:
 @pytest.fixture
 def users(db: Any) -> list[Any]:
     return UserFactory.create_batch(4)
+
+
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Every test starts in the default language: Django's LocaleMiddleware leaves a request's
+    language active in its thread, so a Russian request would change the words of later tests."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
