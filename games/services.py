@@ -568,9 +568,13 @@ def seat_seen(*, game: Game, seat: Seat | None) -> None:
     if seat is None:
         return
     now = timezone.now()
-    Seat.objects.filter(pk=seat.pk).update(last_seen_at=now)
-    seat.last_seen_at = now
-    notifications.game_seen(game_id=game.pk, user_id=seat.user_id)
+    # Never wait for a row a move holds: a page view waiting on a lock joined lock cycles with
+    # moves in the worker (deadlocks). A row that a move holds now is marked on the next visit.
+    with transaction.atomic():
+        free = Seat.objects.filter(pk=seat.pk).select_for_update(skip_locked=True).values("pk")
+        if Seat.objects.filter(pk__in=free).update(last_seen_at=now):
+            seat.last_seen_at = now
+        notifications.game_seen(game_id=game.pk, user_id=seat.user_id)
 
 
 # Moderation (``moderation.services`` calls these and writes the audit log).

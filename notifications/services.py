@@ -153,9 +153,12 @@ def invited(*, game: Game, user: User, invited_by: User) -> None:
 
 
 def game_seen(*, game_id: int, user_id: int) -> None:
-    Notification.objects.filter(user_id=user_id, game_id=game_id, read_at__isnull=True).update(
-        read_at=timezone.now()
-    )
+    """Read the user's notifications of the game, skipping rows another transaction holds (a move
+    writing them): waiting for them joined lock cycles with moves; those are read next visit.
+    Call inside a transaction (``FOR UPDATE SKIP LOCKED``)."""
+    unread = Notification.objects.filter(user_id=user_id, game_id=game_id, read_at__isnull=True)
+    free = unread.select_for_update(skip_locked=True).values("pk")
+    Notification.objects.filter(pk__in=free).update(read_at=timezone.now())
 
 
 def mark_read(*, user: User, notification_id: int | None = None) -> int:
