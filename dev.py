@@ -3,6 +3,7 @@
 
     python3 dev.py serve   # the whole site: web server, Celery worker and beat
     python3 dev.py test    # the whole test suite, against PostgreSQL
+    python3 dev.py lint    # what CI checks besides the tests: imports, ruff, mypy
 
 If the running Python lacks the project's dependencies, a virtual environment
 is made in .venv and the project installed into it (once; again when
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.metadata
+import json
 import os
 import re
 import subprocess
@@ -54,18 +56,25 @@ def python_with_dependencies(extras: tuple[str, ...]) -> str:
     missing = missing_here(extras)
     if not missing:
         return sys.executable
+    # The stamp records what was installed, so `test` and `lint` do not reinstall in turn.
     stamp = VENV / ".installed"
-    wanted = hashlib.sha256(PYPROJECT.read_bytes() + ",".join(extras).encode()).hexdigest()
+    pyproject = hashlib.sha256(PYPROJECT.read_bytes()).hexdigest()
+    try:
+        installed = json.loads(stamp.read_text())
+    except (OSError, ValueError):
+        installed = {}
     if not venv_python().exists():
         print(f"Missing {', '.join(missing)}: creating a virtual environment in {VENV} ...", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    if not stamp.exists() or stamp.read_text() != wanted:
-        spec = f".[{','.join(extras)}]" if extras else "."
+    had = set(installed.get("extras", [])) if isinstance(installed, dict) else set()
+    if not isinstance(installed, dict) or installed.get("pyproject") != pyproject or not set(extras) <= had:
+        wanted = sorted(had | set(extras))
+        spec = f".[{','.join(wanted)}]" if wanted else "."
         print(f"Installing the project and its dependencies ({spec}) into {VENV} ...", flush=True)
         subprocess.run(
             [str(venv_python()), "-m", "pip", "install", "--quiet", "-e", spec], cwd=ROOT, check=True
         )
-        stamp.write_text(wanted)
+        stamp.write_text(json.dumps({"pyproject": pyproject, "extras": wanted}))
     return str(venv_python())
 
 
@@ -112,7 +121,18 @@ def test(args: list[str]) -> int:
 
 #: Where each part's translatable strings live: the project catalogue (``locale/``: the shared
 #: templates, the rules engine's messages and the settings) and one catalogue per Django app.
-MESSAGE_PARTS = ("accounts", "api", "chat", "games", "guide", "moderation", "notifications", "replays", "series", "stats")
+MESSAGE_PARTS = (
+    "accounts",
+    "api",
+    "chat",
+    "games",
+    "guide",
+    "moderation",
+    "notifications",
+    "replays",
+    "series",
+    "stats",
+)
 
 
 def messages(args: list[str]) -> int:
@@ -122,11 +142,28 @@ def messages(args: list[str]) -> int:
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="durak_site.settings", DEBUG="true", PYTHONPATH=str(ROOT))
     parts = args or ["project", *MESSAGE_PARTS]
     # -P: makemessages runs inside an app folder, whose selectors.py would shadow the standard library's.
-    command = [python, "-P", "-m", "django", "makemessages", "-l", "ru", "-l", "en", "-e", "html,txt,py",
-               "--add-location", "file", "--no-obsolete"]
+    command = [
+        python,
+        "-P",
+        "-m",
+        "django",
+        "makemessages",
+        "-l",
+        "ru",
+        "-l",
+        "en",
+        "-e",
+        "html,txt,py",
+        "--add-location",
+        "file",
+        "--no-obsolete",
+    ]
     for part in parts:
         if part == "project":
-            ignores = [f"--ignore={name}/*" for name in (*MESSAGE_PARTS, "tests", "benchmarks", "examples", ".venv", "staticfiles")]
+            ignores = [
+                f"--ignore={name}/*"
+                for name in (*MESSAGE_PARTS, "tests", "benchmarks", "examples", ".venv", "staticfiles")
+            ]
             subprocess.run([*command, *ignores], cwd=ROOT, env=env, check=True)
         elif part in MESSAGE_PARTS:
             (ROOT / part / "locale").mkdir(exist_ok=True)
@@ -137,8 +174,30 @@ def messages(args: list[str]) -> int:
     return 0
 
 
+def lint(args: list[str]) -> int:
+    """What CI checks besides the tests (``bash .ci/run`` runs it before them): every module
+    the tests import comes with the ``test`` extra, ``ruff check``, ``ruff format --check`` and
+    ``mypy`` (the files and options of pyproject.toml). All run; the status is the first failure's."""
+    python = python_with_dependencies(("test", "lint"))
+    steps = [
+        ("test imports", [python, str(ROOT / ".ci" / "check_test_imports.py")]),
+        ("ruff check", [python, "-m", "ruff", "check", "."]),
+        ("ruff format", [python, "-m", "ruff", "format", "--check", "."]),
+        ("mypy", [python, "-m", "mypy"]),
+    ]
+    failed = []
+    for name, command in steps:
+        print(f"== {name}", flush=True)
+        if subprocess.run(command, cwd=ROOT).returncode != 0:
+            failed.append(name)
+    if failed:
+        print(f"lint failed: {', '.join(failed)}", flush=True)
+        return 1
+    return 0
+
+
 def main() -> int:
-    commands = {"serve": serve, "test": test, "messages": messages}
+    commands = {"serve": serve, "test": test, "lint": lint, "messages": messages}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print(__doc__.strip())
         return 2
