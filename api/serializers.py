@@ -10,6 +10,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 import durak
+from games.forms import OPTION_INT_MAX
 from games.models import CORRESPONDENCE_FROM, Game, Move, Seat
 from games.selectors import GameView
 from games.services import MAX_MOVE_TIME, MIN_MOVE_TIME
@@ -17,6 +18,8 @@ from games.services import MAX_MOVE_TIME, MIN_MOVE_TIME
 from .schema import BOUT_RESULTS, SEAT_RESULTS
 
 CARD_PATTERN = r"^(?:[2-9]|10|[JQKA])[SHDC]$"
+#: The largest version a game can have (``Game.version`` is a PostgreSQL ``integer``).
+MAX_VERSION = 2**31 - 1
 
 
 def card_field(**kwargs: Any) -> serializers.RegexField:
@@ -33,9 +36,9 @@ def _option_field(option: dict[str, Any], *, required: bool) -> serializers.Fiel
     if kind == "bool":
         return serializers.BooleanField(**common)
     if kind == "int":
-        return serializers.IntegerField(**common)
+        return serializers.IntegerField(min_value=0, max_value=OPTION_INT_MAX, **common)
     if kind == "optional_int":
-        return serializers.IntegerField(allow_null=True, **common)
+        return serializers.IntegerField(allow_null=True, min_value=0, max_value=OPTION_INT_MAX, **common)
     if kind == "choice":
         return serializers.ChoiceField(choices=list(option["choices"]), **common)
     if kind == "ranks":
@@ -494,7 +497,11 @@ class GameDetailSerializer(serializers.Serializer[Any]):
 class GameCreateSerializer(serializers.Serializer[Any]):
     preset = serializers.ChoiceField(choices=list(durak.PRESETS), help_text="A rule set: see durak.PRESETS.")
     options = RuleOverridesSerializer(required=False, help_text="Rule options that differ from the preset.")
-    players = serializers.IntegerField(min_value=2, help_text="Seats at the table, the creator's included.")
+    players = serializers.IntegerField(
+        # No table seats more players than the largest deck has cards; the rules' own limit is
+        # the engine's (invalid_rules).
+        min_value=2, max_value=OPTION_INT_MAX, help_text="Seats at the table, the creator's included."
+    )
     time_control = TimeControlSerializer(
         required=False, allow_null=True, default=None, help_text="null or left out: no time limit."
     )
@@ -505,7 +512,9 @@ class GameCreateSerializer(serializers.Serializer[Any]):
 
 class ActionPostSerializer(serializers.Serializer[Any]):
     action = ActionField(help_text='One of your legal_actions, without "player".')
-    expected_version = serializers.IntegerField(min_value=0, help_text="The game's version you saw.")
+    expected_version = serializers.IntegerField(
+        min_value=0, max_value=MAX_VERSION, help_text="The game's version you saw."
+    )
 
 
 # --- events: what an action led to (``durak.Game.events``), one member per event type ------------

@@ -18,7 +18,7 @@ from rest_framework import generics, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.exceptions import NotAuthenticated
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -29,6 +29,7 @@ from games import selectors, services
 from games.exceptions import GameNotFound
 from games.models import Game, Move
 
+from .parsers import LimitedJSONParser
 from .serializers import (
     ActionPostSerializer,
     CredentialsSerializer,
@@ -74,7 +75,7 @@ class TokenView(APIView):
 
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
+    parser_classes = [LimitedJSONParser, FormParser, MultiPartParser]
     throttle_scope = "auth"
 
     @extend_schema(

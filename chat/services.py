@@ -1,6 +1,7 @@
 """Posting in a game's chat. Seated players post in the players' channel, everyone else
 (logged in) in the spectators' channel; neither reads the other's."""
 
+import re
 from datetime import timedelta
 
 from django.conf import settings
@@ -16,6 +17,10 @@ from moderation.selectors import active_mute
 from .exceptions import ChatError, ChatRefused
 from .models import MAX_LENGTH, ChatMessage
 
+#: A message is one line (the page's input is): no C0 control character, not even a newline or a
+#: tab, and no DEL. (A NUL never gets this far: durak_site.middleware refuses it in any form.)
+CONTROL_CHARACTER = re.compile(r"[\x00-\x1f\x7f]")
+
 
 def channel_for(*, game: Game, user: User) -> str:
     """The channel ``user`` writes in and reads (the game's seats must be loaded or cheap)."""
@@ -27,13 +32,16 @@ def channel_for(*, game: Game, user: User) -> str:
 def chat_post(*, user: User, game: Game, text: str) -> ChatMessage:
     """Post ``text`` in the user's channel of ``game``.
 
-    Refused (``ChatRefused``, with why and until when) for a muted user, and for anyone who
+    Refused (``ChatError``) when empty, too long or holding a control character; refused
+    (``ChatRefused``, with why and until when) for a muted user, and for anyone who
     posted ``CHAT_FLOOD_MESSAGES`` messages in the last ``CHAT_FLOOD_SECONDS``. Locks the
     user's row, so that two posts of one user at once cannot both slip under the limit.
     """
     text = text.strip()
     if not text:
         raise ChatError(_("Write something first."))
+    if CONTROL_CHARACTER.search(text):
+        raise ChatError(_("Messages are one line of text, without control characters."))
     if len(text) > MAX_LENGTH:
         raise ChatError(
             _("Messages are at most %(max)s characters long (%(given)s given).")

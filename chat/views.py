@@ -6,7 +6,6 @@ Both work without JavaScript too: ``/games/<id>/chat/`` is then a page of its ow
 from typing import Any
 
 from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -72,9 +71,8 @@ def chat_post(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         services.chat_post(user=request.user, game=game, text=request.POST.get("text", ""))  # type: ignore[arg-type]
     except ChatError as error:
-        if getattr(request, "htmx", False):
-            return _render_log(request, game, error=error.message, status=error.status_code)
-        messages.error(request, error.message)
+        # The log (htmx) or the chat page with the refusal above the form, as a 4xx.
+        return _render_log(request, game, error=error.message, status=error.status_code)
     return (
         _render_log(request, game)
         if getattr(request, "htmx", False)

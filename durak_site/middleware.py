@@ -9,14 +9,18 @@ the first request after the database is back gets a fresh connection.
 The answer never touches the database: a page is a bare template with no context processors
 (the header's bell and user would query), the API answers ``{"detail", "code"}`` like every
 other API error (``api.exceptions``), an htmx request gets a one-line fragment.
+
+Bad input answered before any view (``ControlCharacterMiddleware``) and requests Django itself
+refuses (``handler400``) get a 400 of the same three shapes.
 """
 
 import logging
+import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.views import defaults
@@ -67,8 +71,77 @@ class DatabaseUnavailableMiddleware:
 def server_error(request: HttpRequest) -> HttpResponse:
     """``handler500``: the catch-all for an error no ``process_exception`` saw (one raised by a
     middleware, such as the session's save). A lost database still gets the 503 answer;
-    anything else Django's plain 500 page."""
+    anything else Django's plain 500 page, or under /api/ the API's error body."""
     error = sys.exc_info()[1]
     if isinstance(error, (OperationalError, InterfaceError)):
         return database_unavailable_response(request)
+    if request.path.startswith("/api/"):  # the API's error body, even for a bug
+        return JsonResponse({"detail": gettext("Server error."), "code": "server_error"}, status=500)
     return defaults.server_error(request)
+
+
+# --- bad input: control characters in the address or a form --------------------------------------
+
+#: C0 control characters (NUL to US). No address of the site has one in its path or query.
+_C0_CONTROL = re.compile(r"[\x00-\x1f]")
+
+
+def bad_request_response(request: HttpRequest, message: str, code: str = "invalid") -> HttpResponse:
+    """A 400 for ``request``: the API's error body under /api/, a fragment for htmx, else a bare
+    page (rendered without the request, so without a query: it can answer before a session or a
+    user is loaded)."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": message, "code": code}, status=400)
+    if request.headers.get("HX-Request") == "true":
+        return HttpResponse(render_to_string("400.html#message", {"message": message}), status=400)
+    return HttpResponse(render_to_string("400.html", {"message": message}), status=400)
+
+
+class ControlCharacterMiddleware:
+    """Answers 400 before any view runs when the URL's path or query holds a C0 control
+    character, or a submitted form (urlencoded or multipart) holds a NUL in a name or value.
+
+    PostgreSQL cannot store NUL in ``text``: psycopg refuses such a parameter with a
+    ``ValueError``, which was a 500 wherever a view put one into a query (a profile's name, the
+    ``?vs=`` of a profile, a chat message, a share-link token). Other control characters in a
+    form's text are its fields' business (they re-render the form with their own message);
+    none belongs in an address. JSON bodies are the API parser's (``api.parsers``).
+
+    Early in ``MIDDLEWARE``, after ``LocaleMiddleware`` (the answer is in the reader's
+    language) and before anything that reads the session, the user or the database.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if _C0_CONTROL.search(request.path) or any(
+            _C0_CONTROL.search(key) or _C0_CONTROL.search(value) for key, value in _items(request.GET)
+        ):
+            return bad_request_response(
+                request,
+                gettext("The address holds a control character; no page of this site has one."),
+                "control_character",
+            )
+        if request.method == "POST" and any(
+            "\x00" in key or "\x00" in value for key, value in _items(request.POST)
+        ):
+            return bad_request_response(
+                request,
+                gettext("A field of the form holds a NUL character, which no field takes."),
+                "null_character",
+            )
+        return self.get_response(request)
+
+
+def _items(data: QueryDict) -> Iterator[tuple[str, str]]:
+    for key, values in data.lists():
+        for value in values:
+            yield key, value
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler400``: a request Django itself refused (a ``SuspiciousOperation`` such as a body
+    over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, raised by any middleware or view) gets the same 400 as
+    above, so the API answers its JSON error body and never an HTML page."""
+    return bad_request_response(request, gettext("The request was not understood."), "bad_request")

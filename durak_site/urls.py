@@ -21,3 +21,5 @@ urlpatterns = [
 
 # A lost database raised outside any view is still a 503 "try again" (durak_site.middleware).
 handler500 = "durak_site.middleware.server_error"
+# A request Django refuses (SuspiciousOperation) is a 400 in the API's JSON under /api/.
+handler400 = "durak_site.middleware.bad_request"

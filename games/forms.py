@@ -5,13 +5,13 @@ becomes an override. Whether a combination is allowed is the engine's call
 (``services.build_rules``).
 """
 
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from django import forms
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 import durak
 from accounts.models import BOT_LEVELS
@@ -39,6 +39,10 @@ TIME_CONTROLS: list[tuple[str, Any, timedelta | None]] = [
 
 lazy_stage_label = lazy(stage_label, str)
 
+#: The largest number any rule option takes (a hand, a limit of cards, a number of players):
+#: no count in a game exceeds the largest deck. Which values fit together is the engine's call.
+OPTION_INT_MAX = 52
+
 
 def _option_field(option: dict[str, Any]) -> forms.Field | None:
     """A form field for one engine option; None for a kind of option this form does not know."""
@@ -63,7 +67,9 @@ def _option_field(option: dict[str, Any]) -> forms.Field | None:
             + [(str(choice), choice_label(option["name"], choice)) for choice in option["choices"] or []],
         )
     if kind == "int":
-        return forms.IntegerField(label=label, help_text=help_text, required=False, min_value=0)
+        return forms.IntegerField(
+            label=label, help_text=help_text, required=False, min_value=0, max_value=OPTION_INT_MAX
+        )
     if kind == "optional_int":
         return forms.CharField(
             label=label,
@@ -74,7 +80,8 @@ def _option_field(option: dict[str, Any]) -> forms.Field | None:
     if kind == "ranks":
         return forms.MultipleChoiceField(
             label=label,
-            help_text=(help_text.rstrip(".") + ". " if help_text else "") + _("None ticked: as the preset says."),
+            help_text=(help_text.rstrip(".") + ". " if help_text else "")
+            + _("None ticked: as the preset says."),
             required=False,
             choices=[(str(rank), str(rank)) for rank in option["choices"] or []],
             widget=forms.CheckboxSelectMultiple,
@@ -139,10 +146,14 @@ class GameCreateForm(forms.Form):
         return next(move_time for value, _, move_time in TIME_CONTROLS if value == chosen)
 
     def option_fields(self) -> list[forms.BoundField]:
-        return [self[f"opt_{option['name']}"] for option in self.options if option["name"] not in FEATURED_OPTIONS]
+        return [
+            self[f"opt_{option['name']}"] for option in self.options if option["name"] not in FEATURED_OPTIONS
+        ]
 
     def featured_fields(self) -> list[forms.BoundField]:
-        return [self[f"opt_{option['name']}"] for option in self.options if option["name"] in FEATURED_OPTIONS]
+        return [
+            self[f"opt_{option['name']}"] for option in self.options if option["name"] in FEATURED_OPTIONS
+        ]
 
     def overrides(self) -> dict[str, Any]:
         """The options the player changed, typed as the engine expects."""
@@ -156,7 +167,7 @@ class GameCreateForm(forms.Form):
                 text = str(value).strip().lower()
                 if text in ("none", "no limit"):
                     value = None
-                elif text.isdigit():
+                elif text.isascii() and text.isdigit() and int(text) <= OPTION_INT_MAX:
                     value = int(text)
                 else:
                     self.add_error(key, _("Enter a number or “none”."))
@@ -168,3 +179,41 @@ class GameCreateForm(forms.Form):
         if stage and "enchanted" not in overrides:
             overrides["enchanted"] = list(ENCHANTED_STAGES[stage])
         return overrides
+
+
+#: How far ahead a vacation may be booked (its first day, in years from today).
+VACATION_BOOKING_YEARS = 5
+#: The longest vacation asked for in one booking; the yearly allowance (``timeouts``) decides.
+VACATION_MAX_DAYS = 366
+
+
+class VacationForm(forms.Form):
+    """The settings page's "take vacation" form: a first day and a number of days, both within
+    range before ``timeouts.vacation_take`` sees them (a date near year 9999 would overflow its
+    date arithmetic, a huge count its ``timedelta``)."""
+
+    starts_on = forms.DateField(label=pgettext_lazy("first day of a vacation", "From"))
+    days = forms.IntegerField(
+        label=pgettext_lazy("length of a vacation", "Days"), min_value=1, max_value=VACATION_MAX_DAYS
+    )
+
+    def __init__(self, *args: Any, today: date, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.today = today
+
+    def clean_starts_on(self) -> date:
+        starts_on: date = self.cleaned_data["starts_on"]
+        if starts_on > self.today + timedelta(days=365 * VACATION_BOOKING_YEARS):
+            raise forms.ValidationError(
+                _("A vacation can be booked at most %(years)s years ahead.")
+                % {"years": VACATION_BOOKING_YEARS}
+            )
+        return starts_on
+
+    def first_error(self) -> str:
+        """One sentence for the message shown on the settings page."""
+        for name, errors in self.errors.items():
+            field = self.fields.get(name)
+            label = f"{field.label}: " if field is not None and field.label else ""
+            return label + str(errors[0])
+        return ""

@@ -4,7 +4,6 @@ Every control is a plain form, so the site works without JavaScript; with it,
 HTMX posts the same forms and swaps only the table partial.
 """
 
-import json
 from typing import Any
 
 from django.conf import settings
@@ -20,10 +19,11 @@ from django_htmx.middleware import HtmxDetails
 
 from accounts.models import User
 from durak.enchanted import ENCHANTED_STAGES
+from durak_site.jsonlimits import loads_limited
 
 from . import bots, selectors, services, timeouts, versions
 from .exceptions import GameError, GameNotFound, InvalidRules
-from .forms import GameCreateForm
+from .forms import GameCreateForm, VacationForm
 from .models import Game, Seat
 from .presentation import build_table
 
@@ -196,7 +196,7 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def game_move(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     try:
         expected_version = int(request.POST.get("expected_version", ""))
-        action = json.loads(request.POST.get("action", ""))
+        action = loads_limited(request.POST.get("action", ""))
     except ValueError:
         return _render_game(request, game_id, error=_("That move was not understood."), status=400)
     try:
@@ -258,14 +258,13 @@ def game_invite(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def vacation_take(request: HtmxHttpRequest) -> HttpResponse:
-    from datetime import date
-
+    form = VacationForm(request.POST, today=timeouts.local_today(_player(request)))
+    if not form.is_valid():
+        messages.error(request, form.first_error() or _("Give a start date and a number of days."))
+        return redirect("notifications:settings")
+    starts_on, days = form.cleaned_data["starts_on"], form.cleaned_data["days"]
     try:
-        starts_on = date.fromisoformat(request.POST.get("starts_on", ""))
-        days = int(request.POST.get("days", ""))
         timeouts.vacation_take(user=_player(request), starts_on=starts_on, days=days)
-    except ValueError:
-        messages.error(request, _("Give a start date and a number of days."))
     except GameError as error:
         messages.error(request, error.message)
     else:
