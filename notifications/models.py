@@ -2,7 +2,8 @@
 
 A ``Notification`` row is written in the same transaction as the change it reports
 (``notifications.services``); its email, if the user wants one, is sent afterwards by a
-Celery task, and ``emailed_at`` records that it went out.
+Celery task: ``email_pending`` (queued) → ``email_claimed_at`` (being sent) → ``emailed_at``
+(sent). docs/locking.md says why a claim, and not a lock, covers the sending.
 """
 
 from typing import Any
@@ -34,6 +35,11 @@ class Notification(models.Model):
     #: An email was queued and not yet sent or judged no longer due: the catch-up sweep
     #: (``services.send_pending_emails``) sends it if its task never ran (broker down).
     email_pending = models.BooleanField(default=False)
+    #: When a sender (the task or the sweep) claimed the email, in a transaction of its own
+    #: committed before it talks to the mail server; set with ``emailed_at`` unset: being sent.
+    #: Given back (unset) if the mail server did not take the message. A claim is never sent
+    #: twice: one never recorded as sent is given up after ``services.EMAIL_CLAIM_TIMEOUT``.
+    email_claimed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [

@@ -4,24 +4,34 @@ Rows are written inside the transaction of the change they report (the game
 services call ``game_changed`` and ``invited``), so a rolled-back move notifies
 nobody. Emails go out afterwards: ``transaction.on_commit`` queues
 ``tasks.send_notification_email`` with the row's id, and ``email_notification``
-decides under locks whether it is still worth sending:
+decides whether it is still worth sending:
 
 - "your move": only while the player is still waited for, and never a second email for a
   game until the player has opened it (``Seat.last_seen_at``) since the last one;
   with ``daily_digest`` there is no such email at all, only the daily list.
 - "time almost up": written by ``send_time_warnings`` at 80% of the move time, only if the
   player has not opened the game since their turn began.
+
+**No lock is held while the mail server is talked to** (docs/locking.md). An email is
+claimed in a short transaction (``email_claimed_at``), sent with no transaction open, and
+recorded as sent (``emailed_at``) by one UPDATE; a move is never made to wait for a mail
+server, and a transaction that could be a deadlock's victim never contains a send, so an
+email is never sent and then rolled back to be sent again. Each email goes **exactly once**
+in normal operation; after a crash between the send and its record it goes **at most once**
+(``send_pending_emails`` never resends a claim, see ``EMAIL_CLAIM_TIMEOUT``).
 """
 
 import logging
 import smtplib
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
+from django.core.mail import EmailMultiAlternatives, get_connection
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Case, F, Q, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -37,6 +47,12 @@ from .messages import format_local
 from .models import Kind, Notification, Preferences
 
 logger = logging.getLogger(__name__)
+
+#: A claim this old with no ``emailed_at`` means the sender died (or lost the database) between
+#: claiming the email and recording it, perhaps after the mail server took the message. Such an
+#: email is never sent again: at most once, as befits a notification (a second "your move" is
+#: worse than none; the bell still shows it). ``send_pending_emails`` clears and logs it.
+EMAIL_CLAIM_TIMEOUT = timedelta(minutes=10)
 
 
 def preferences_for(user: User) -> Preferences:
@@ -69,7 +85,9 @@ def notify(
     both or neither. An email-only one is stored already read (it keeps the email's record).
 
     ``params`` are the facts its sentence is made from (``notifications.messages``), so each
-    reader gets it in their own language whenever they read it."""
+    reader gets it in their own language whenever they read it.
+
+    Called inside the change's transaction, after its seats are written (docs/locking.md)."""
     prefs = prefs or preferences_for(user)
     web = prefs.wants_web(kind)
     email = prefs.wants_email(kind) and not (kind == Kind.YOUR_MOVE and prefs.daily_digest)
@@ -86,8 +104,19 @@ def notify(
         if notification is not None:
             notification.set_params(params)
             notification.created_at = now
-            notification.email_pending = notification.email_pending or email_due
-            notification.save(update_fields=["text", "params", "created_at", "email_pending"])
+            # Its email pending again only if it was never claimed: one already sent (or being
+            # sent right now) is not sent twice. Decided in the UPDATE, on the row as it is then,
+            # never from the copy read above, which the email task may have changed since.
+            pending = (
+                Case(
+                    When(email_claimed_at=None, emailed_at=None, then=Value(True)), default=F("email_pending")
+                )
+                if email_due
+                else F("email_pending")
+            )
+            Notification.objects.filter(pk=notification.pk).update(
+                text=notification.text, params=notification.params, created_at=now, email_pending=pending
+            )
     if notification is None:
         notification = Notification(
             user=user, kind=kind, game=game, read_at=None if web else now, email_pending=email_due
@@ -95,7 +124,7 @@ def notify(
         notification.set_params(params)
         notification.save()
     if email_due:
-        _queue_email(notification.pk)
+        _queue_email(notification.pk)  # a duplicate for a row already claimed does nothing
     return notification
 
 
@@ -115,7 +144,8 @@ def game_changed(
     *, game: Game, seats: list[Seat], newly_waiting: Iterable[Seat], started: bool, finished: bool
 ) -> None:
     """The notifications one change of a game causes (called by the game services, in their
-    transaction): game started, game finished with each player's result, your move."""
+    transaction, with the game row locked and the seats written): game started, game finished
+    with each player's result, your move."""
     users = {seat.user_id: seat.user for seat in seats}
     prefs = {p.user_id: p for p in Preferences.objects.filter(user_id__in=users)}
 
@@ -172,74 +202,261 @@ def mark_read(*, user: User, notification_id: int | None = None) -> int:
 def send_time_warnings(*, batch: int = 200) -> int:
     """Write the "time almost up" notifications that are due: seats whose ``warn_at`` passed,
     whose player is still waited for and has not opened the game since their turn began.
+    Returns how many warnings were written (their emails are queued after each commit).
 
-    Seats are locked with ``skip_locked`` and their ``warn_at`` cleared, so two sweeps at
-    once never warn twice. Returns how many warnings were written.
+    One short transaction per game, taking its locks in the order of docs/locking.md: the game
+    row first, with ``skip_locked`` (a game a move holds is left to the next sweep; that move
+    gives its waited-for players a fresh clock anyway), then its due seats, then the
+    notifications. Never a seat before its game: a notification's foreign key to the game is
+    checked at the commit (``FOR KEY SHARE`` on the game row), which would wait for a move
+    holding the game while that move waits for the seat. Each seat's ``warn_at`` is cleared
+    under its lock, so two sweeps at once never warn twice.
     """
     written = 0
     now = timezone.now()
-    with transaction.atomic():
-        seats = list(
-            Seat.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("user", "game")
-            .filter(warn_at__lte=now)
-            .order_by("warn_at")[:batch]
-        )
-        for seat in seats:
-            seat.warn_at = None
-            unseen = seat.last_seen_at is None or (
-                seat.turn_started_at is not None and seat.last_seen_at < seat.turn_started_at
+    due_games = Seat.objects.filter(warn_at__lte=now).order_by("warn_at").values_list("game_id", flat=True)
+    for game_id in dict.fromkeys(due_games[:batch]):
+        with transaction.atomic():
+            game = (
+                Game.objects.select_for_update(skip_locked=True, no_key=True, of=("self",))
+                .filter(pk=game_id)
+                .first()
             )
-            if (
-                seat.awaiting_move
-                and seat.game.status == Game.Status.ACTIVE
-                and seat.deadline is not None
-                and seat.deadline > now
-                and unseen
-            ):
-                notify(
-                    user=seat.user,
-                    kind=Kind.TIME_LOW,
-                    game=seat.game,
-                    params={"game": seat.game_id, "deadline": _iso(seat.deadline)},
+            if game is None:
+                continue
+            seats = list(
+                Seat.objects.select_for_update(of=("self",))
+                .select_related("user")
+                .filter(game=game, warn_at__lte=now)
+                .order_by("pk")
+            )
+            for seat in seats:
+                seat.warn_at = None
+                unseen = seat.last_seen_at is None or (
+                    seat.turn_started_at is not None and seat.last_seen_at < seat.turn_started_at
                 )
-                written += 1
-        Seat.objects.bulk_update(seats, ["warn_at"])
+                if (
+                    seat.awaiting_move
+                    and game.status == Game.Status.ACTIVE
+                    and seat.deadline is not None
+                    and seat.deadline > now
+                    and unseen
+                ):
+                    notify(
+                        user=seat.user,
+                        kind=Kind.TIME_LOW,
+                        game=game,
+                        params={"game": game.pk, "deadline": _iso(seat.deadline)},
+                    )
+                    written += 1
+            Seat.objects.bulk_update(seats, ["warn_at"])
     return written
 
 
-def _send(*, user: User, subject: str, template: str, context: dict[str, object]) -> None:
-    """Render and send one email; the caller has switched to the recipient's language."""
+def _message_id(name: str) -> str:
+    """A Message-ID naming what the email is for: the same email sent twice would carry the
+    same one, so a mail server or client may drop the copy (and the tests count by it)."""
+    return f"<{name}@{urlsplit(settings.SITE_URL).hostname or 'localhost'}>"
+
+
+def _message(
+    *, user: User, subject: str, template: str, context: dict[str, object], message_id: str
+) -> EmailMultiAlternatives:
+    """Render one email; the caller has switched to the recipient's language."""
     context = {**context, "user": user, "site_url": settings.SITE_URL}
     text = render_to_string(f"notifications/email/{template}.txt", context)
     html = render_to_string(f"notifications/email/{template}.html", context)
-    message = EmailMultiAlternatives(str(subject), text, settings.DEFAULT_FROM_EMAIL, [user.email])
+    message = EmailMultiAlternatives(
+        str(subject), text, settings.DEFAULT_FROM_EMAIL, [user.email], headers={"Message-ID": message_id}
+    )
     message.attach_alternative(html, "text/html")
-    message.send()
+    return message
+
+
+def _deliver(message: EmailMultiAlternatives) -> None:
+    """Hand one message to the mail server, with no transaction open. Raises
+    (``smtplib.SMTPException``, ``OSError``) if the server did not take it. Once it has, an
+    error while saying goodbye (QUIT) is only logged: the message went."""
+    mail = get_connection()
+    mail.open()
+    try:
+        mail.send_messages([message])
+    finally:
+        try:
+            mail.close()
+        except (smtplib.SMTPException, OSError) as error:
+            logger.info("closing the mail server connection failed after sending: %s", error)
 
 
 def email_notification(*, notification_id: int) -> bool:
-    """Send the email of one notification if it is still due; returns whether it was sent.
-    Either way it is no longer ``email_pending``; if sending fails, nothing changes (the task's
-    retry or the catch-up sweep tries again)."""
+    """Send the email of one notification if it is still due; returns whether this call sent it.
+    Call it with no transaction open (the task does).
+
+    Three steps, and no lock held while the mail server is talked to:
+
+    1. claim, in one short transaction (``_claim_email``): decide whether the email is still
+       due, then one UPDATE either marks it claimed (``email_claimed_at``) or drops it
+       (``email_pending`` off); one claimed by another call (a duplicate task, the catch-up
+       sweep) is left alone;
+    2. send, with no transaction open;
+    3. record, in one UPDATE: ``emailed_at`` set, ``email_pending`` off.
+
+    If the mail server refuses it or cannot be reached, nothing was sent: the claim is given
+    back and the error raised, for the task's retry (or the catch-up sweep) to try again.
+    """
+    claim = _claim_email(notification_id)
+    if claim is None:
+        return False
+    notification, claimed_at = claim
+    try:
+        message = _notification_message(notification)
+        _deliver(message)
+    except Exception:
+        # Not taken by the mail server (or not even rendered): give the claim back.
+        Notification.objects.filter(pk=notification_id, email_claimed_at=claimed_at, emailed_at=None).update(
+            email_claimed_at=None
+        )
+        raise
+    try:
+        Notification.objects.filter(pk=notification_id).update(emailed_at=timezone.now(), email_pending=False)
+    except DatabaseError:
+        logger.error(
+            "notification %s: its email went, recording that failed: it stays claimed, never resent",
+            notification_id,
+        )
+        raise
+    return True
+
+
+def _claim_email(notification_id: int) -> tuple[Notification, datetime] | None:
+    """Claim the email of one notification if it is pending, unclaimed and still due, or drop
+    it if it is no longer due; returns the notification and the claim's time, or None.
+
+    Locks (docs/locking.md): never a game or a seat; the notification row only by the one
+    UPDATE that claims or drops it, at the end. One UPDATE of the row per transaction matters:
+    a second one would make PostgreSQL check the row's foreign key to the game at the commit
+    (``FOR KEY SHARE`` on the game row), waiting for a move holding the game while that move
+    may wait for this row (it moves an unread "your move" up). The UPDATE matches only the row
+    as it was read (``created_at``, which ``notify`` moves on), so a turn written meanwhile is
+    neither dropped nor claimed with the old facts: its own task decides it. Claims of "your
+    move" emails of one player in one game take turns (an advisory lock no other path takes),
+    so two of them never both pass the once-per-visit check.
+    """
     with transaction.atomic():
-        sent = _email_if_due(notification_id)
-        Notification.objects.filter(pk=notification_id, email_pending=True).update(email_pending=False)
-    return sent
+        notification = Notification.objects.select_related("user", "game").filter(pk=notification_id).first()
+        if (
+            notification is None
+            or not notification.email_pending
+            or notification.email_claimed_at is not None
+            or notification.emailed_at is not None
+        ):
+            return None
+        if notification.kind == Kind.YOUR_MOVE and notification.game_id is not None:
+            _your_move_claims_take_turns(user_id=notification.user_id, game_id=notification.game_id)
+        unclaimed = Notification.objects.filter(
+            pk=notification_id,
+            email_pending=True,
+            email_claimed_at=None,
+            emailed_at=None,
+            created_at=notification.created_at,
+        )
+        if not _still_due(notification):
+            unclaimed.update(email_pending=False)
+            return None
+        claimed_at = timezone.now()
+        if not unclaimed.update(email_claimed_at=claimed_at):
+            return None  # claimed by another call, or moved up by a move, since it was read
+        notification.email_claimed_at = claimed_at
+        return notification, claimed_at
+
+
+def _your_move_claims_take_turns(*, user_id: int, game_id: int) -> None:
+    """Until the end of the transaction, no other claim of a "your move" email of this player
+    in this game (PostgreSQL's transaction-level advisory lock; SQLite runs one writer anyway)."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(hashtext(%s))",
+            [f"notifications.your_move_email:{user_id}:{game_id}"],
+        )
+
+
+def _still_due(notification: Notification) -> bool:
+    """Whether the email of ``notification`` should still go (plain reads, no lock)."""
+    user, game = notification.user, notification.game
+    if not user.email:
+        return False
+    prefs = preferences_for(user)
+    if not prefs.wants_email(notification.kind):
+        return False
+    if notification.kind not in (Kind.YOUR_MOVE, Kind.TIME_LOW):
+        return True
+    seat = Seat.objects.filter(game=game, user=user).first() if game is not None else None
+    if game is None or seat is None or not seat.awaiting_move or game.status != Game.Status.ACTIVE:
+        return False
+    if notification.kind == Kind.TIME_LOW:
+        return True
+    if prefs.daily_digest:
+        return False
+    # Never a second "your move" for the game since the player last opened it; an email being
+    # sent right now (claimed) counts.
+    earlier = Notification.objects.filter(user=user, game=game, kind=Kind.YOUR_MOVE).exclude(
+        pk=notification.pk
+    )
+    if seat.last_seen_at is None:
+        earlier = earlier.filter(Q(emailed_at__isnull=False) | Q(email_claimed_at__isnull=False))
+    else:
+        earlier = earlier.filter(
+            Q(emailed_at__gt=seat.last_seen_at) | Q(email_claimed_at__gt=seat.last_seen_at)
+        )
+    return not earlier.exists()
+
+
+def _notification_message(notification: Notification) -> EmailMultiAlternatives:
+    user, game = notification.user, notification.game
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        return _message(
+            user=user,
+            subject=messages.subject(notification.kind, game.pk if game else ""),
+            template="notification",
+            context={
+                "message": notification.message,
+                "game": game,
+                "link": game_url(game.pk) if game else settings.SITE_URL,
+                "settings_link": settings.SITE_URL + reverse("notifications:settings"),
+            },
+            message_id=_message_id(f"notification-{notification.pk}"),
+        )
 
 
 def send_pending_emails(*, batch: int = 500) -> int:
     """Catch up on emails whose task never ran: the broker was down when the change committed,
     or its message was lost. Sends (or drops, if no longer due) each notification still
-    ``email_pending`` ``NOTIFICATION_EMAIL_GRACE_SECONDS`` after it was written, oldest first;
-    gives up on those older than a day. Run by beat; returns how many were sent."""
+    ``email_pending`` and unclaimed ``NOTIFICATION_EMAIL_GRACE_SECONDS`` after it was written,
+    oldest first; gives up on those older than a day. An email being sent (claimed) is left
+    alone; one claimed more than ``EMAIL_CLAIM_TIMEOUT`` ago and never recorded is not sent
+    again (at most once) and is logged. Run by beat; returns how many were sent."""
     now = timezone.now()
-    stale = Notification.objects.filter(email_pending=True, created_at__lt=now - timedelta(days=1))
+    abandoned = Notification.objects.filter(
+        email_pending=True, emailed_at=None, email_claimed_at__lt=now - EMAIL_CLAIM_TIMEOUT
+    )
+    if lost := abandoned.update(email_pending=False):
+        logger.warning(
+            "%s notification email(s) claimed for sending over %s ago were never recorded as sent "
+            "(the sender stopped mid-send): not sent again, each goes at most once",
+            lost,
+            EMAIL_CLAIM_TIMEOUT,
+        )
+    stale = Notification.objects.filter(
+        email_pending=True, email_claimed_at=None, created_at__lt=now - timedelta(days=1)
+    )
     if dropped := stale.update(email_pending=False):
         logger.warning("dropped %s notification email(s) that could not be sent for a day", dropped)
     due = (
         Notification.objects.filter(
             email_pending=True,
+            email_claimed_at=None,
             created_at__lte=now - timedelta(seconds=settings.NOTIFICATION_EMAIL_GRACE_SECONDS),
         )
         .order_by("created_at")
@@ -257,117 +474,80 @@ def send_pending_emails(*, batch: int = 500) -> int:
     return sent
 
 
-def _email_if_due(notification_id: int) -> bool:
-    """The email of one notification, if it is still due; returns whether it was sent.
-
-    Locks the player's seat in the game, then the notification: the order in which the game
-    services write them (seats, then notifications), so a move and this task never deadlock.
-    The seat lock keeps two moves in a row from both passing the once-per-visit check; the
-    notification lock makes a retried or duplicated task send once.
-    """
-    with transaction.atomic():
-        found = Notification.objects.filter(pk=notification_id).values_list("game_id", "user_id").first()
-        if found is None:
-            return False
-        game_id, user_id = found
-        seat = (
-            Seat.objects.select_for_update().filter(game_id=game_id, user_id=user_id).first()
-            if game_id is not None
-            else None
-        )
-        notification = (
-            Notification.objects.select_for_update(of=("self",))
-            .select_related("user", "game")
-            .filter(pk=notification_id)
-            .first()
-        )
-        if notification is None or notification.emailed_at is not None or not notification.user.email:
-            return False
-        user, game = notification.user, notification.game
-        prefs = preferences_for(user)
-        if not prefs.wants_email(notification.kind):
-            return False
-        if notification.kind in (Kind.YOUR_MOVE, Kind.TIME_LOW):
-            if game is None or seat is None or not seat.awaiting_move or game.status != Game.Status.ACTIVE:
-                return False
-            if notification.kind == Kind.YOUR_MOVE:
-                if prefs.daily_digest:
-                    return False
-                emailed = Notification.objects.filter(
-                    user=user, game=game, kind=Kind.YOUR_MOVE, emailed_at__isnull=False
-                )
-                if seat.last_seen_at is not None:
-                    emailed = emailed.filter(emailed_at__gt=seat.last_seen_at)
-                if emailed.exists():
-                    return False
-        with translation.override(user.language or settings.LANGUAGE_CODE):
-            _send(
-                user=user,
-                subject=messages.subject(notification.kind, game.pk if game else ""),
-                template="notification",
-                context={
-                    "message": notification.message,
-                    "game": game,
-                    "link": game_url(game.pk) if game else settings.SITE_URL,
-                    "settings_link": settings.SITE_URL + reverse("notifications:settings"),
-                },
-            )
-        notification.emailed_at = timezone.now()
-        notification.save(update_fields=["emailed_at"])
-        return True
-
-
 def send_digests() -> int:
     """Send the daily digest to each user who chose it, once per local day after
-    ``DIGEST_HOUR``, listing the games waiting for their move. Returns how many went out."""
+    ``DIGEST_HOUR``, listing the games waiting for their move. Returns how many went out.
+
+    Like a notification's email: the day is claimed (``digest_sent_on``) in a short
+    transaction, the digest sent with no transaction open; if the mail server does not take
+    it, the claim is given back and the remaining digests wait for the next run."""
     sent = 0
     now = timezone.now()
     for user_id in Preferences.objects.filter(daily_digest=True).values_list("user_id", flat=True):
-        with transaction.atomic():
-            prefs = (
-                Preferences.objects.select_for_update(skip_locked=True)
-                .select_related("user")
-                .filter(user_id=user_id, daily_digest=True)
-                .first()
+        claim = _claim_digest(user_id=user_id, now=now)
+        if claim is None:
+            continue
+        user, today, before = claim
+        seats = list(
+            Seat.objects.filter(user=user, awaiting_move=True, game__status=Game.Status.ACTIVE)
+            .select_related("game")
+            .order_by("deadline", "game_id")
+        )
+        if not seats or not user.email:
+            continue
+        with translation.override(user.language or settings.LANGUAGE_CODE):
+            games = [
+                {
+                    "id": seat.game_id,
+                    "preset": preset_name(seat.game.preset),
+                    "link": game_url(seat.game_id),
+                    "until": format_local(seat.deadline, user) if seat.deadline else None,
+                }
+                for seat in seats
+            ]
+            subject = ngettext(
+                "%(count)d game waiting for your move",
+                "%(count)d games waiting for your move",
+                len(games),
+            ) % {"count": len(games)}
+            message = _message(
+                user=user,
+                subject=subject,
+                template="digest",
+                context={
+                    "games": games,
+                    "settings_link": settings.SITE_URL + reverse("notifications:settings"),
+                },
+                message_id=_message_id(f"digest-{user.pk}-{today.isoformat()}"),
             )
-            if prefs is None:
-                continue
-            user = prefs.user
-            local = now.astimezone(user.tz)
-            if local.hour < settings.DIGEST_HOUR or prefs.digest_sent_on == local.date():
-                continue
-            prefs.digest_sent_on = local.date()
-            prefs.save(update_fields=["digest_sent_on"])
-            seats = list(
-                Seat.objects.filter(user=user, awaiting_move=True, game__status=Game.Status.ACTIVE)
-                .select_related("game")
-                .order_by("deadline", "game_id")
-            )
-            if not seats or not user.email:
-                continue
-            with translation.override(user.language or settings.LANGUAGE_CODE):
-                games = [
-                    {
-                        "id": seat.game_id,
-                        "preset": preset_name(seat.game.preset),
-                        "link": game_url(seat.game_id),
-                        "until": format_local(seat.deadline, user) if seat.deadline else None,
-                    }
-                    for seat in seats
-                ]
-                subject = ngettext(
-                    "%(count)d game waiting for your move",
-                    "%(count)d games waiting for your move",
-                    len(games),
-                ) % {"count": len(games)}
-                _send(
-                    user=user,
-                    subject=subject,
-                    template="digest",
-                    context={
-                        "games": games,
-                        "settings_link": settings.SITE_URL + reverse("notifications:settings"),
-                    },
-                )
-            sent += 1
+        try:
+            _deliver(message)
+        except (smtplib.SMTPException, OSError) as error:
+            Preferences.objects.filter(user_id=user_id, digest_sent_on=today).update(digest_sent_on=before)
+            logger.warning("mail server unavailable, digests wait for the next run: %s", error)
+            break
+        sent += 1
     return sent
+
+
+def _claim_digest(*, user_id: int, now: datetime) -> tuple[User, date, date | None] | None:
+    """Mark today's digest of the user as sent, if it is due and nobody else is at it (the row
+    is taken with ``skip_locked`` and written by one UPDATE, then committed); returns the user,
+    their local date and the previous ``digest_sent_on`` (to give the claim back), or None."""
+    with transaction.atomic():
+        prefs = (
+            Preferences.objects.select_for_update(skip_locked=True, no_key=True, of=("self",))
+            .select_related("user")
+            .filter(user_id=user_id, daily_digest=True)
+            .first()
+        )
+        if prefs is None:
+            return None
+        user = prefs.user
+        today = now.astimezone(user.tz).date()
+        if now.astimezone(user.tz).hour < settings.DIGEST_HOUR or prefs.digest_sent_on == today:
+            return None
+        before = prefs.digest_sent_on
+        prefs.digest_sent_on = today
+        prefs.save(update_fields=["digest_sent_on"])
+        return user, today, before

@@ -3,15 +3,19 @@
 import smtplib
 
 from celery import shared_task
+from django.db import OperationalError
 
 from . import services
 
 
 @shared_task(bind=True, ignore_result=True, max_retries=5, default_retry_delay=30)
 def send_notification_email(self, notification_id: int) -> None:  # type: ignore[no-untyped-def]
+    """Send one notification's email if it is still due. Retrying is always safe: an error of
+    the mail server means it took nothing (the claim was given back), and an email claimed
+    or sent already is never sent again (``services.email_notification``)."""
     try:
         services.email_notification(notification_id=notification_id)
-    except (smtplib.SMTPException, OSError) as error:
+    except (smtplib.SMTPException, OSError, OperationalError) as error:
         raise self.retry(exc=error) from error
 
 
