@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import views
+from . import views, waits
 
 app_name = "api"
 
@@ -15,7 +15,7 @@ urlpatterns = [
     path("games/<int:game_id>/start/", views.GameStartView.as_view(), name="start"),
     path("games/<int:game_id>/actions/", views.GameActionView.as_view(), name="actions"),
     path("games/<int:game_id>/moves/", views.GameMovesView.as_view(), name="moves"),
-    path("games/<int:game_id>/wait/", views.GameWaitView.as_view(), name="wait"),
+    path("games/<int:game_id>/wait/", waits.game_wait, name="wait"),  # asynchronous: holds no worker
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its script from a URL of its own, not inline: the CSP allows only files.
     path(

@@ -5,11 +5,9 @@ No rule or permission is decided here: a service raises a ``GameError`` that
 illegal move.
 """
 
-import time
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -18,7 +16,7 @@ from rest_framework import generics, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.exceptions import NotAuthenticated
-from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -29,7 +27,6 @@ from games import selectors, services
 from games.exceptions import GameNotFound
 from games.models import Game, Move
 
-from .parsers import LimitedJSONParser
 from .serializers import (
     ActionPostSerializer,
     CredentialsSerializer,
@@ -41,9 +38,6 @@ from .serializers import (
     TokenSerializer,
     UserSerializer,
 )
-
-# How often a waiting request looks at the version column.
-WAIT_POLL_SECONDS = 0.25
 
 
 @csrf_exempt  # nothing is changed; the answer is the same JSON 404 for every method
@@ -75,7 +69,7 @@ class TokenView(APIView):
 
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
-    parser_classes = [LimitedJSONParser, FormParser, MultiPartParser]
+    parser_classes = [JSONParser, FormParser, MultiPartParser]
     throttle_scope = "auth"
 
     @extend_schema(
@@ -228,38 +222,3 @@ class GameMovesView(generics.GenericAPIView[Move]):
             raise GameNotFound(_("There is no game %(game)s.") % {"game": game_id})
         page = self.paginate_queryset(selectors.game_moves(game_id=game_id))
         return self.get_paginated_response(MoveSerializer(page, many=True).data)
-
-
-class WaitQuery(serializers.Serializer[Any]):
-    version = serializers.IntegerField(min_value=0, help_text="The version you have.")
-
-
-class GameWaitView(APIView):
-    @extend_schema(
-        parameters=[WaitQuery],
-        responses={
-            200: GameDetailSerializer,
-            204: OpenApiResponse(description="Nothing changed within the wait; ask again."),
-            **errors(400, 404),
-        },
-        tags=["games"],
-    )
-    def get(self, request: Request, game_id: int) -> Response:
-        """Long poll: answers as soon as the game's version differs from ``version``.
-
-        Holds the request at most ``API_WAIT_SECONDS`` and looks only at the version
-        column meanwhile (one cheap query every quarter second).
-        """
-        query = WaitQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        known = query.validated_data["version"]
-        give_up = time.monotonic() + settings.API_WAIT_SECONDS
-        while True:
-            current = selectors.game_version(game_id=game_id)
-            if current is None:
-                raise GameNotFound(_("There is no game %(game)s.") % {"game": game_id})
-            if current != known:
-                return Response(game_detail_data(request, game_id))
-            if time.monotonic() >= give_up:
-                return Response(status=status.HTTP_204_NO_CONTENT)
-            time.sleep(min(WAIT_POLL_SECONDS, max(0.0, give_up - time.monotonic())))

@@ -107,8 +107,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Web, worker and beat share the file: wait for locks instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
 else:
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if env.bool("DATABASE_POOL", default=False):
+        # On by default under ASGI (durak_site.asgi), where each request's synchronous code runs
+        # in a thread of its own that a kept connection would not outlive: the web process
+        # borrows connections from a pool of at most DATABASE_POOL_SIZE, and a request that
+        # finds none free within DATABASE_POOL_TIMEOUT seconds gets the 503 "try again".
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": env.int("DATABASE_POOL_SIZE", default=10),
+            "timeout": env.float("DATABASE_POOL_TIMEOUT", default=3.0),
+        }
+    else:
+        DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
@@ -319,6 +331,9 @@ SPECTACULAR_SETTINGS = {
 }
 # The longest a GET /api/games/{id}/wait/ holds the request open before answering "no change".
 API_WAIT_SECONDS = env.float("API_WAIT_SECONDS", default=20.0)
+# How many of those one user may hold at once (across the web processes with CACHE_URL): one
+# more answers 429 (api.waits).
+API_WAITS_PER_USER = env.int("API_WAITS_PER_USER", default=8)
 
 # Security: strict unless DEBUG; each can be relaxed from the environment
 # (for example SECURE_SSL_REDIRECT=false behind a proxy that already redirects).

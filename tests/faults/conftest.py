@@ -1,4 +1,5 @@
-"""The site served the production way (gunicorn) in a subprocess, for the fault drills.
+"""The site served the production way (gunicorn with a uvicorn worker, ASGI) in a subprocess,
+for the fault drills and the waits.
 
 Each drill needs a web process it can kill or cut off from its database, so the site runs
 outside the test process: ``durak_site.test_settings``, against the test database (the
@@ -27,8 +28,15 @@ from rest_framework.authtoken.models import Token
 from accounts.models import User
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-#: One worker process with a few threads: two requests at once really run side by side.
-GUNICORN = ["--workers=1", "--threads=4", "--timeout=60", "--graceful-timeout=1", "--error-logfile=-"]
+#: The README's production command with one worker process: under ASGI each request's synchronous
+#: code runs in a thread of its own, so two requests at once really run side by side.
+GUNICORN = [
+    "--worker-class=uvicorn_worker.UvicornWorker",
+    "--workers=1",
+    "--timeout=60",
+    "--graceful-timeout=1",
+    "--error-logfile=-",
+]
 
 
 def free_port() -> int:
@@ -74,7 +82,7 @@ class Site:
                     sys.executable,
                     "-m",
                     "gunicorn",
-                    "durak_site.wsgi",
+                    "durak_site.asgi:application",
                     f"--bind=127.0.0.1:{self.port}",
                     *GUNICORN,
                 ],

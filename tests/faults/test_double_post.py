@@ -1,8 +1,8 @@
 """Drill: the same move posted twice (a double click, a client's retry) is applied once.
 
 ``tests/games/test_concurrency.py`` races two calls of the service in one process; here the
-two requests go through the real server side by side (gunicorn with threads, each request
-its own database connection), from the page (plain and htmx) and from the API, and then once
+two requests go through the real server side by side (ASGI: each request's view in a thread
+of its own, with its own database connection), from the page (plain and htmx) and from the API, and then once
 more after the first succeeded, as a retry would. The second is answered 409 with the
 "the game has moved on" message (the API's ``stale_version`` code), never a 500.
 """

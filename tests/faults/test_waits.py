@@ -1,0 +1,201 @@
+"""Waits hold no worker: the API's long poll under the production server (ASGI).
+
+The site runs as the README says to run it (gunicorn with a uvicorn worker, here one process),
+against the test database. 200 long polls are held at once on that one process, and meanwhile
+``/healthz`` and a move answer as if nothing were waiting; the move wakes exactly the waits on
+its game. Each user holds at most ``API_WAITS_PER_USER`` (8) waits: across processes through
+Redis (``CACHE_URL``), else counted in the process; one more is the API's 429.
+"""
+
+import asyncio
+import os
+import time
+from typing import Any
+
+import httpx
+import redis
+
+from accounts.models import User
+from tests.celery_processes import REDIS_HOST, REDIS_PORT, _redis_db
+from tests.factories import LONGER_DEAL, UserFactory, started_game
+
+from .conftest import Site, login_session
+
+#: Long enough that no wait ends by itself while the test runs.
+WAIT_SECONDS = "300"
+#: A request that a held wait would delay (under sync workers: by the whole wait) must answer
+#: well within this, even on a loaded machine.
+PROMPT_SECONDS = 10.0
+PER_USER = 8
+RATES = {"API_RATE_USER": "100000/min", "API_RATE_IP": "100000/min"}
+
+
+def auth_headers(site: Site, user: User, *, session: bool) -> dict[str, str]:
+    """Headers of ``user``: the session cookie of a browser, or an API token."""
+    if session:
+        return {"Cookie": f"sessionid={login_session(user)}"}
+    with site.api_client(user) as api:
+        return {"Authorization": api.headers["Authorization"]}
+
+
+def async_client(site: Site) -> httpx.AsyncClient:
+    # One connection per held wait: no pool limit.
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=50)
+    return httpx.AsyncClient(base_url=site.url, timeout=httpx.Timeout(120.0), limits=limits)
+
+
+async def until(condition: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not await condition():
+        assert time.monotonic() < deadline, f"timed out after {timeout}s waiting for {what}"
+        await asyncio.sleep(0.1)
+
+
+async def timed(request: Any) -> tuple[httpx.Response, float]:
+    began = time.monotonic()
+    response = await request
+    return response, time.monotonic() - began
+
+
+def held_slots(client: redis.Redis, users: list[User]) -> int:
+    return sum(int(client.zcard(f"api-waits:{user.pk}")) for user in users)
+
+
+def test_200_waits_on_one_process_hold_no_worker_and_a_move_wakes_its_own(site: Site) -> None:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "master")
+    redis_url = f"redis://{REDIS_HOST}:{REDIS_PORT}/{_redis_db(worker)}"
+    shared = redis.Redis.from_url(redis_url)
+    shared.flushdb()
+    game, players = started_game(deal=LONGER_DEAL)
+    other, _ = started_game(deal=LONGER_DEAL)
+    watchers = [UserFactory() for _ in range(25)]  # 25 x 8 waits: 4 on each game, every slot
+    headers = [auth_headers(site, user, session=index % 2 == 1) for index, user in enumerate(watchers)]
+    mover = auth_headers(site, players[0], session=False)
+    site.start(CACHE_URL=redis_url, API_WAIT_SECONDS=WAIT_SECONDS, **RATES)
+
+    async def scenario() -> None:
+        async with async_client(site) as client:
+            waits: dict[int, list[asyncio.Task[httpx.Response]]] = {game.pk: [], other.pk: []}
+            for header in headers:
+                for watched in (game, other):
+                    for _ in range(PER_USER // 2):
+                        url = f"/api/games/{watched.pk}/wait/?version={watched.version}"
+                        waits[watched.pk].append(asyncio.create_task(client.get(url, headers=header)))
+            every = waits[game.pk] + waits[other.pk]
+            try:
+
+                async def all_held() -> bool:
+                    assert not any(task.done() for task in every), [t.result() for t in every if t.done()][:3]
+                    return await asyncio.to_thread(held_slots, shared, watchers) == len(every)
+
+                await until(all_held, 90, "the server to hold all 200 waits")
+
+                health, health_seconds = await timed(client.get("/healthz"))
+                assert health.status_code == 200 and health.text == "ok"
+                assert health_seconds < PROMPT_SECONDS, f"/healthz took {health_seconds:.1f}s"
+
+                refused = await client.get(
+                    f"/api/games/{other.pk}/wait/?version={other.version}", headers=headers[0]
+                )
+                assert refused.status_code == 429, refused.text
+                assert refused.json()["code"] == "throttled"
+                assert not any(task.done() for task in every)
+
+                attack = {"expected_version": game.version, "action": {"type": "attack", "cards": ["6S"]}}
+                moved, move_seconds = await timed(
+                    client.post(f"/api/games/{game.pk}/actions/", json=attack, headers=mover)
+                )
+                assert moved.status_code == 200, moved.text
+                assert move_seconds < PROMPT_SECONDS, f"the move took {move_seconds:.1f}s"
+
+                woken = await asyncio.wait_for(asyncio.gather(*waits[game.pk]), timeout=60)
+                for answer in woken:
+                    assert answer.status_code == 200, answer.text
+                    assert answer.json()["version"] == game.version + 1
+                    assert answer.json()["view"]["table"] == [["6S", None]]
+                assert not any(task.done() for task in waits[other.pk])  # the other game did not move
+                await until(
+                    lambda: asyncio.to_thread(lambda: held_slots(shared, watchers) == len(waits[other.pk])),
+                    30,
+                    "the woken waits to give their slots back",
+                )
+            finally:
+                for task in every:
+                    task.cancel()
+                await asyncio.gather(*every, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
+def test_without_redis_each_process_counts_a_users_waits(site: Site) -> None:
+    game, players = started_game(deal=LONGER_DEAL)
+    watcher = UserFactory()
+    header = auth_headers(site, watcher, session=False)
+    mover = auth_headers(site, players[0], session=False)
+    site.start(API_WAIT_SECONDS=WAIT_SECONDS, **RATES)
+    url = f"/api/games/{game.pk}/wait/?version={game.version}"
+
+    async def refused_one_of(client: httpx.AsyncClient, count: int) -> list[asyncio.Task[httpx.Response]]:
+        """``count`` waits at once: the one past the limit is refused, the others stay held."""
+        tasks = [asyncio.create_task(client.get(url, headers=header)) for _ in range(count)]
+        done, held = await asyncio.wait(tasks, timeout=60, return_when=asyncio.FIRST_COMPLETED)
+        assert len(done) == 1, "no wait was refused"
+        refused = done.pop().result()
+        assert refused.status_code == 429 and refused.json()["code"] == "throttled", refused.text
+        await asyncio.sleep(1)
+        assert not any(task.done() for task in held)
+        return list(held)
+
+    async def scenario() -> None:
+        async with async_client(site) as client:
+            held = await refused_one_of(client, PER_USER + 1)
+            try:
+                attack = {"expected_version": game.version, "action": {"type": "attack", "cards": ["6S"]}}
+                moved = await client.post(f"/api/games/{game.pk}/actions/", json=attack, headers=mover)
+                assert moved.status_code == 200, moved.text
+                for answer in await asyncio.wait_for(asyncio.gather(*held), timeout=60):
+                    assert answer.status_code == 200 and answer.json()["version"] == game.version + 1
+            finally:
+                for task in held:
+                    task.cancel()
+            # Their slots are free again: a user waiting on the new version gets all of them.
+            nonlocal url
+            url = f"/api/games/{game.pk}/wait/?version={game.version + 1}"
+            again = await refused_one_of(client, PER_USER + 1)
+            for task in again:
+                task.cancel()
+            await asyncio.gather(*again, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
+def test_the_waits_errors_are_the_apis_under_asgi(site: Site) -> None:
+    game, players = started_game(deal=LONGER_DEAL)
+    header = auth_headers(site, players[1], session=True)
+    token = auth_headers(site, players[1], session=False)
+    site.start()
+    wait = f"/api/games/{game.pk}/wait/"
+    with httpx.Client(base_url=site.url, timeout=30) as client:
+        for headers, code in (
+            ({}, "not_authenticated"),
+            ({"Cookie": "sessionid=not-a-session"}, "not_authenticated"),
+            ({"Authorization": "Token not-a-token"}, "authentication_failed"),
+        ):
+            refused = client.get(f"{wait}?version={game.version}", headers=headers)
+            assert refused.status_code == 401 and refused.json()["code"] == code, refused.text
+        invalid = client.get(f"{wait}?version=x", headers=header)
+        assert invalid.status_code == 400 and invalid.json()["code"] == "invalid", invalid.text
+        assert "version" in invalid.json()["errors"]
+        missing = client.get(f"/api/games/{game.pk + 1000}/wait/?version=0", headers=header)
+        assert missing.status_code == 404 and missing.json()["code"] == "game_not_found", missing.text
+        russian = client.get(
+            f"/api/games/{game.pk + 1000}/wait/?version=0", headers={**header, "Accept-Language": "ru"}
+        )
+        assert (
+            russian.json()["code"] == "game_not_found"
+            and russian.json()["detail"] != missing.json()["detail"]
+        )
+        posted = client.post(f"{wait}?version={game.version}", headers=token)  # a session's: CSRF first
+        assert posted.status_code == 405 and posted.json()["code"] == "method_not_allowed", posted.text
+        at_once = client.get(f"{wait}?version={game.version - 1}", headers=header)
+        assert at_once.status_code == 200 and at_once.json()["version"] == game.version
