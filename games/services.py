@@ -4,6 +4,11 @@ Rules are never decided here: the engine (``durak``) says what is legal and
 what follows. Each write locks the game row inside its transaction, so two
 requests for the same game run one after the other, and raises a
 ``games.exceptions.GameError`` (rolling back everything) on bad input.
+
+Lock order (docs/locking.md): the game row, then its seats, then notifications
+(``notifications.services`` writes them last, after the seats); a foreign-key check
+on the game counts as taking the game. Nothing slow happens under these locks:
+emails and other side effects are queued for after the commit.
 """
 
 import logging
