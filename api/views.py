@@ -5,9 +5,11 @@ No rule or permission is decided here: a service raises a ``GameError`` that
 illegal move.
 """
 
+import time
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -16,7 +18,7 @@ from rest_framework import generics, serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.exceptions import NotAuthenticated
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -27,6 +29,7 @@ from games import selectors, services
 from games.exceptions import GameNotFound
 from games.models import Game, Move
 
+from .parsers import LimitedJSONParser
 from .serializers import (
     ActionPostSerializer,
     CredentialsSerializer,
@@ -38,6 +41,9 @@ from .serializers import (
     TokenSerializer,
     UserSerializer,
 )
+
+# How often a waiting request looks at the version column.
+WAIT_POLL_SECONDS = 0.25
 
 
 @csrf_exempt  # nothing is changed; the answer is the same JSON 404 for every method
@@ -59,8 +65,16 @@ def caller(request: Request) -> User:
     return user
 
 
+def viewer_game(request: Request, game_id: int) -> Game:
+    """The game if the caller may see it (``games.selectors.game_visible_to``); else the
+    ``GameNotFound`` of a missing game, word for word."""
+    return selectors.game_get_for_viewer(
+        game_id=game_id, user=request.user, shared_game_ids=selectors.share_link_game_ids(request.session)
+    )
+
+
 def game_detail_data(request: Request, game_id: int) -> dict[str, Any]:
-    game = selectors.game_get(game_id=game_id)
+    game = viewer_game(request, game_id)
     return dict(GameDetailSerializer(selectors.game_view(game=game, user=request.user)).data)
 
 
@@ -69,7 +83,7 @@ class TokenView(APIView):
 
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
+    parser_classes = [LimitedJSONParser, FormParser, MultiPartParser]
     throttle_scope = "auth"
 
     @extend_schema(
@@ -157,6 +171,7 @@ class _SeatActionView(APIView):
     service: Any = None
 
     def post(self, request: Request, game_id: int) -> Response:
+        viewer_game(request, game_id)  # a game the caller may not see: 404 before anything is tried
         type(self).service(user=caller(request), game_id=game_id)
         return Response(game_detail_data(request, game_id))
 
@@ -203,6 +218,7 @@ class GameActionView(APIView):
         """Make a move: one of your legal_actions, against the version you saw."""
         body = ActionPostSerializer(data=request.data)
         body.is_valid(raise_exception=True)
+        viewer_game(request, game_id)  # a game the caller may not see: 404, not "no seat"
         services.make_move(
             user=caller(request),
             game_id=game_id,
@@ -218,7 +234,47 @@ class GameMovesView(generics.GenericAPIView[Move]):
     @extend_schema(responses={200: MoveSerializer(many=True), **errors(404)}, tags=["games"])
     def get(self, request: Request, game_id: int) -> Response:
         """The public move log, oldest first."""
-        if selectors.game_version(game_id=game_id) is None:
-            raise GameNotFound(_("There is no game %(game)s.") % {"game": game_id})
+        selectors.game_version_for_viewer(
+            game_id=game_id, user=request.user, shared_game_ids=selectors.share_link_game_ids(request.session)
+        )
         page = self.paginate_queryset(selectors.game_moves(game_id=game_id))
         return self.get_paginated_response(MoveSerializer(page, many=True).data)
+
+
+class WaitQuery(serializers.Serializer[Any]):
+    version = serializers.IntegerField(min_value=0, help_text="The version you have.")
+
+
+class GameWaitView(APIView):
+    @extend_schema(
+        parameters=[WaitQuery],
+        responses={
+            200: GameDetailSerializer,
+            204: OpenApiResponse(description="Nothing changed within the wait; ask again."),
+            **errors(400, 404),
+        },
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        """Long poll: answers as soon as the game's version differs from ``version``.
+
+        Holds the request at most ``API_WAIT_SECONDS`` and looks only at the version
+        column meanwhile (one cheap query every quarter second).
+        """
+        query = WaitQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        known = query.validated_data["version"]
+        # A game the caller may not see: 404 at once, as for a missing one, never a 204.
+        selectors.game_version_for_viewer(
+            game_id=game_id, user=request.user, shared_game_ids=selectors.share_link_game_ids(request.session)
+        )
+        give_up = time.monotonic() + settings.API_WAIT_SECONDS
+        while True:
+            current = selectors.game_version(game_id=game_id)
+            if current is None:
+                raise GameNotFound(_("There is no game %(game)s.") % {"game": game_id})
+            if current != known:
+                return Response(game_detail_data(request, game_id))
+            if time.monotonic() >= give_up:
+                return Response(status=status.HTTP_204_NO_CONTENT)
+            time.sleep(min(WAIT_POLL_SECONDS, max(0.0, give_up - time.monotonic())))

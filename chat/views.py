@@ -3,6 +3,7 @@
 Both work without JavaScript too: ``/games/<id>/chat/`` is then a page of its own.
 """
 
+from collections.abc import Container
 from typing import Any
 
 from django.conf import settings
@@ -22,9 +23,16 @@ from .exceptions import ChatError
 from .models import MAX_LENGTH, ChatMessage
 
 
-def _game(game_id: int) -> Game:
+def _shared(request: HttpRequest) -> Container[int]:
+    return game_selectors.share_link_game_ids(request.session)
+
+
+def _game(request: HttpRequest, game_id: int) -> Game:
+    """The game if the visitor may see it (``game_visible_to``); else the 404 of a missing game."""
     try:
-        return game_selectors.game_get(game_id=game_id)
+        return game_selectors.game_get_for_viewer(
+            game_id=game_id, user=request.user, shared_game_ids=_shared(request)
+        )
     except GameNotFound:
         raise Http404(_("No such game.")) from None
 
@@ -52,22 +60,30 @@ def _render_log(request: HttpRequest, game: Game, *, error: str = "", status: in
 
 @require_GET
 def chat_log(request: HttpRequest, game_id: int) -> HttpResponse:
-    """While the ``marker`` of the ``channel`` the page shows has not moved: 204 from one query
-    (no session, no user). Otherwise the log of the viewer's own channel."""
+    """While the ``marker`` of the ``channel`` the page shows has not moved: 204, for a public
+    game from one query (no session, no user). Otherwise the log of the viewer's own channel.
+    A game the visitor may not see is a 404 whatever the marker."""
     channel, marker = request.GET.get("channel"), request.GET.get("marker")
-    if (
-        channel in ChatMessage.Channel.values
-        and marker is not None
-        and selectors.chat_marker(game_id=game_id, channel=channel) == marker
-    ):
-        return HttpResponse(status=204)
-    return _render_log(request, _game(game_id))
+    if channel in ChatMessage.Channel.values and marker is not None:
+        polled = selectors.chat_poll_game(game_id=game_id, channel=channel)
+        if (
+            polled is not None
+            and polled.marker == marker  # type: ignore[attr-defined]
+            and game_selectors.game_visible_to(
+                game=polled, user=request.user, shared_game_ids=_shared(request)
+            )
+            # A private game's poll has loaded the viewer anyway: only their own channel's
+            # marker answers, so that a spectator cannot time the players' chat.
+            and (not polled.private or services.channel_for(game=polled, user=request.user) == channel)  # type: ignore[arg-type]
+        ):
+            return HttpResponse(status=204)
+    return _render_log(request, _game(request, game_id))
 
 
 @require_POST
 @login_required
 def chat_post(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _game(game_id)
+    game = _game(request, game_id)
     try:
         services.chat_post(user=request.user, game=game, text=request.POST.get("text", ""))  # type: ignore[arg-type]
     except ChatError as error:

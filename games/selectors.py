@@ -2,11 +2,14 @@
 ``durak.Game.view(player)`` through ``game_view``; nothing here returns hidden cards.
 """
 
+import secrets
+from collections.abc import Container
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.contrib.sessions.backends.base import SessionBase
 from django.db.models import (
     Case,
     Count,
@@ -22,14 +25,19 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
 
 import durak
 from accounts.models import User
 
+from . import versions
 from .exceptions import GameNotFound
 from .models import Game, Invitation, Move, Seat
 
 _SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+
+#: The session key listing the games whose share link this browser opened with the right token.
+SHARE_LINKS_SESSION_KEY = "games_share_links"
 
 
 def game_version(*, game_id: int) -> int | None:
@@ -37,12 +45,115 @@ def game_version(*, game_id: int) -> int | None:
     return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
 
 
+def _no_such_game(game_id: int) -> GameNotFound:
+    """What a missing game and a game the viewer may not see both answer: the same words."""
+    return GameNotFound(_("There is no game %(number)s.") % {"number": game_id})
+
+
 def game_get(*, game_id: int) -> Game:
-    """The game with its seats and their users (two queries)."""
+    """The game with its seats and their users (two queries), whoever asks: for services and
+    for callers that have already checked ``game_visible_to``; views use ``game_get_for_viewer``."""
     try:
         return Game.objects.prefetch_related(_SEATS_WITH_USERS).get(pk=game_id)
     except Game.DoesNotExist:
-        raise GameNotFound(f"There is no game {game_id}.") from None
+        raise _no_such_game(game_id) from None
+
+
+# Who may see a game
+
+
+class ShareLinks(Container[int]):
+    """The ids of the games whose share link a session opened with the right token.
+
+    Reads the session only when asked about a private game, so the polls of public games never
+    load it.
+    """
+
+    def __init__(self, session: SessionBase) -> None:
+        self._session = session
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self._session.get(SHARE_LINKS_SESSION_KEY, [])
+
+
+def share_link_game_ids(session: SessionBase) -> ShareLinks:
+    """The games whose share link this session opened (lazy: see ``ShareLinks``)."""
+    return ShareLinks(session)
+
+
+def share_link_matches(*, game: Game, token: str) -> bool:
+    """Whether ``token`` is the game's share-link token (compared in constant time)."""
+    return bool(game.invite_token) and secrets.compare_digest(token.encode(), game.invite_token.encode())
+
+
+def share_link_remember(*, session: SessionBase, game: Game) -> None:
+    """This session opened the game's share link with the right token: it may see the game."""
+    opened = list(session.get(SHARE_LINKS_SESSION_KEY, []))
+    if game.pk not in opened:
+        session[SHARE_LINKS_SESSION_KEY] = [*opened, game.pk]
+
+
+def game_visible_to(*, game: Game, user: User | Any, shared_game_ids: Container[int]) -> bool:
+    """Whether ``user`` may see anything of ``game``: its page, table partial and poll, chats,
+    replay and export, and the API's detail, move log and wait. The one place this is decided.
+
+    A public game: everyone (anonymous visitors too). A private game: its creator; everyone with
+    a seat (also a player who went out or was the fool: a seat stays once the cards are dealt);
+    every invitee (``Invitation``); every session that opened its share link with the right token
+    (``shared_game_ids``, from ``share_link_game_ids``; also an anonymous visitor, who may
+    watch); and whoever may view games in the admin (moderators, superusers), who read the
+    same there and follow the admin's links to the page and the replay. Everyone else must get
+    exactly what a missing game gives (``game_get_for_viewer`` raises ``GameNotFound``), so an
+    id confirms nothing.
+
+    Needs the game row's ``pk``, ``private`` and ``creator_id``; a public game needs nothing
+    more and is decided without touching ``user`` or ``shared_game_ids`` (lazy objects stay
+    unloaded). For a private game it reads ``game.seats`` and ``game.invitations``: no query
+    when they are prefetched, else one each; an async view prefetches them or calls this (or
+    ``game_get_for_viewer``, ``game_version_for_viewer``) through ``sync_to_async``.
+    """
+    if not game.private:
+        return True
+    if game.pk in shared_game_ids:
+        return True
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return (
+        game.creator_id == user.pk
+        or any(seat.user_id == user.pk for seat in game.seats.all())
+        or any(invitation.user_id == user.pk for invitation in game.invitations.all())
+        or (user.is_active and user.is_staff and user.has_perm("games.view_game"))
+    )
+
+
+def game_get_for_viewer(*, game_id: int, user: User | Any, shared_game_ids: Container[int]) -> Game:
+    """The game with its seats and their users, if ``user`` may see it (``game_visible_to``);
+    else ``GameNotFound``, word for word what a missing game raises. Two queries for a public
+    game, and for a private one at most one more (its invitations, when the user has no seat)."""
+    game = game_get(game_id=game_id)
+    if not game_visible_to(game=game, user=user, shared_game_ids=shared_game_ids):
+        raise _no_such_game(game_id)
+    return game
+
+
+def game_version_for_viewer(
+    *, game_id: int, user: User | Any, shared_game_ids: Container[int], known: int | None = None
+) -> int:
+    """The game's version, for polling, if ``user`` may see the game; else ``GameNotFound``.
+
+    One query (no session, no user loaded) for a public game, none at all when the shared cache
+    holds ``known``, the version the caller has, for a game it knows to be public
+    (``versions.cached``). A private game's viewer is checked as by ``game_visible_to``.
+    """
+    cached = versions.cached(game_id)
+    if known is not None and cached == known and versions.cached_public(game_id):
+        return known  # a public game: everyone may see it, the cache alone answers
+    game = Game.objects.only("pk", "version", "private", "creator_id").filter(pk=game_id).first()
+    if game is None:
+        raise _no_such_game(game_id)
+    if not game_visible_to(game=game, user=user, shared_game_ids=shared_game_ids):
+        raise _no_such_game(game_id)
+    return game.version
 
 
 def seat_of(*, game: Game, user: User | Any) -> Seat | None:

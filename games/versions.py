@@ -1,7 +1,8 @@
 """Each game's version, shared through the cache, so a poll that finds nothing new needs no database.
 
-The database is the truth; the cache only lets the table poll answer "nothing changed" (204)
-without a query. After every commit that moves a game on, :func:`publish` writes the new version
+The database is the truth; the cache only lets the table poll of a public game answer "nothing
+changed" (204) without a query (a private game's poll asks the database who may see it). After
+every commit that moves a game on, :func:`publish` writes the new version
 (``transaction.on_commit``); :func:`cached` reads it. A cached version is trusted only for a short
 time (``GAME_VERSION_CACHE_SECONDS``): if a write is ever lost (the cache was down) or two
 commits' writes land out of order, a player sees the change at most that much later, never
@@ -16,9 +17,18 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
+from .models import Game
+
+#: A game never changes between public and private, so that fact is kept for a day.
+PUBLIC_SECONDS = 24 * 3600
+
 
 def _key(game_id: int) -> str:
     return f"game-version:{game_id}"
+
+
+def _public_key(game_id: int) -> str:
+    return f"game-public:{game_id}"
 
 
 def cached(game_id: int) -> int | None:
@@ -34,6 +44,25 @@ def publish(game_id: int, version: int) -> None:
     if not settings.GAME_VERSION_CACHE_SECONDS:
         return
 
-    transaction.on_commit(
-        lambda: cache.set(_key(game_id), version, timeout=settings.GAME_VERSION_CACHE_SECONDS)
-    )
+    def write() -> None:
+        cache.set(_key(game_id), version, timeout=settings.GAME_VERSION_CACHE_SECONDS)
+        if cache.get(_public_key(game_id)) is None:
+            # Only a public game's cached version answers a poll (anyone may poll it): learn
+            # which this is once, here, rather than on a poll.
+            private = Game.objects.filter(pk=game_id).values_list("private", flat=True).first()
+            if private is not None:
+                _remember_public(game_id, not private)
+
+    transaction.on_commit(write)
+
+
+def cached_public(game_id: int) -> bool:
+    """Whether the game is known to be public (False: private, or not known)."""
+    if not settings.GAME_VERSION_CACHE_SECONDS:
+        return False
+    return cache.get(_public_key(game_id)) is True
+
+
+def _remember_public(game_id: int, public: bool) -> None:
+    if settings.GAME_VERSION_CACHE_SECONDS:
+        cache.set(_public_key(game_id), public, timeout=PUBLIC_SECONDS)

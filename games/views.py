@@ -21,7 +21,7 @@ from accounts.models import User
 from durak.enchanted import ENCHANTED_STAGES
 from durak_site.jsonlimits import loads_limited
 
-from . import bots, selectors, services, timeouts, versions
+from . import bots, selectors, services, timeouts
 from .exceptions import GameError, GameNotFound, InvalidRules
 from .forms import GameCreateForm, VacationForm
 from .models import Game, Seat
@@ -101,9 +101,12 @@ def confirms_moves(user: User | Any, game: Game) -> bool:
     return game.time_control == "correspondence"
 
 
-def _get_game(game_id: int) -> Game:
+def _get_game(request: HttpRequest, game_id: int) -> Game:
+    """The game if the visitor may see it; else the same 404 as for a game that does not exist."""
     try:
-        return selectors.game_get(game_id=game_id)
+        return selectors.game_get_for_viewer(
+            game_id=game_id, user=request.user, shared_game_ids=selectors.share_link_game_ids(request.session)
+        )
     except GameNotFound:
         raise Http404(_("No such game.")) from None
 
@@ -115,7 +118,7 @@ def _seat_name(seat: Seat) -> str:
 def _render_game(
     request: HtmxHttpRequest, game_id: int, *, error: str = "", status: int = 200, visit: bool = False
 ) -> HttpResponse:
-    game = _get_game(game_id)
+    game = _get_game(request, game_id)
     seen = selectors.game_view(game=game, user=request.user)
     if visit and game.status == Game.Status.ACTIVE:
         services.seat_seen(game=game, seat=seen.seat)
@@ -178,15 +181,19 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
-    """Answers 204 from the version number alone while nothing changed (from the cache when
-    one is shared, else one query); otherwise the table partial."""
-    cached = versions.cached(game_id)
-    if cached is not None and request.GET.get("version") == str(cached):
-        return HttpResponse(status=204)
-    version = selectors.game_version(game_id=game_id)
-    if version is None:
-        raise Http404(_("No such game."))
-    if request.GET.get("version") == str(version):
+    """Answers 204 from the version number alone while nothing changed (for a public game from
+    the cache when one is shared, else one query); otherwise the table partial."""
+    asked = request.GET.get("version", "")
+    try:
+        version = selectors.game_version_for_viewer(
+            game_id=game_id,
+            user=request.user,
+            shared_game_ids=selectors.share_link_game_ids(request.session),
+            known=int(asked) if asked.isdigit() else None,
+        )
+    except GameNotFound:
+        raise Http404(_("No such game.")) from None
+    if asked == str(version):
         return HttpResponse(status=204)
     return _render_game(request, game_id)
 
@@ -215,7 +222,9 @@ def game_move(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def _seat_action(
     request: HtmxHttpRequest, game_id: int, service: Any, done: str, then: str = "games:detail"
 ) -> HttpResponse:
-    """Run a join/leave/start service; report the outcome as a message on the next page."""
+    """Run a join/leave/start service; report the outcome as a message on the next page.
+    A game the user may not see is a 404 before anything is tried."""
+    _get_game(request, game_id)
     try:
         service(user=_player(request), game_id=game_id)
     except GameNotFound:
@@ -240,7 +249,18 @@ def game_join(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def game_join_link(request: HtmxHttpRequest, game_id: int, token: str) -> HttpResponse:
-    """A share link: the game page with a "take a seat" button that carries the token."""
+    """A share link: the game page with a "take a seat" button that carries the token. The
+    session remembers a private game's link opened with the right token: its holder may watch
+    the game (``selectors.game_visible_to``); a wrong token for one is a 404, as for no game."""
+    try:
+        game = selectors.game_get(game_id=game_id)
+    except GameNotFound:
+        raise Http404(_("No such game.")) from None
+    if game.private and selectors.share_link_matches(game=game, token=token):
+        selectors.share_link_remember(session=request.session, game=game)
+    shared = selectors.share_link_game_ids(request.session)
+    if not selectors.game_visible_to(game=game, user=request.user, shared_game_ids=shared):
+        raise Http404(_("No such game."))
     return redirect(reverse("games:detail", args=[game_id]) + f"?invite={token}")
 
 

@@ -12,7 +12,8 @@ from django.utils.translation import gettext_lazy
 from accounts.models import User
 from chat.models import ChatMessage
 from chat.services import channel_for
-from games.models import Game
+from games import selectors as game_selectors
+from games.exceptions import GameNotFound
 
 from . import services
 from .models import Report
@@ -43,18 +44,27 @@ def report_create(request: HttpRequest) -> HttpResponse:
     source = request.POST if request.method == "POST" else request.GET
     message_id, user_id, game_id = (_int(source.get(key)) for key in ("message", "user", "game"))
     message = reported_user = game = None
+    shared = game_selectors.share_link_game_ids(request.session)
     if message_id is not None:
         message = get_object_or_404(ChatMessage.objects.select_related("author", "game"), pk=message_id)
         # The page quotes the message: only to someone who reads its channel (not the
-        # players' chat to a spectator who guesses an id).
-        if channel_for(game=message.game, user=request.user) != message.channel:  # type: ignore[arg-type]
+        # players' chat to a spectator who guesses an id), in a game they may see.
+        if (
+            not game_selectors.game_visible_to(game=message.game, user=request.user, shared_game_ids=shared)
+            or channel_for(game=message.game, user=request.user) != message.channel  # type: ignore[arg-type]
+        ):
             raise Http404("No such thing to report.")
         game = message.game
     else:
         if user_id is not None:
             reported_user = get_object_or_404(User, pk=user_id)
         if game_id is not None:
-            game = get_object_or_404(Game, pk=game_id)
+            try:
+                game = game_selectors.game_get_for_viewer(
+                    game_id=game_id, user=request.user, shared_game_ids=shared
+                )
+            except GameNotFound:
+                raise Http404(_("No such thing to report.")) from None
     if message is None and reported_user is None and game is None:
         raise Http404(_("Nothing to report."))
     form = ReportForm(request.POST or None)

@@ -5,22 +5,29 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from games import selectors as game_selectors
 from games.exceptions import GameNotFound
 from games.models import Game
 
 from . import selectors
 
 
-def _finished(game_id: int) -> Game:
+def _finished(request: HttpRequest, game_id: int) -> Game:
+    """A finished game the visitor may see (``game_visible_to``); every other id, a missing one
+    included, gets the same 404."""
     try:
-        return selectors.finished_game(game_id=game_id)
+        game = selectors.finished_game(game_id=game_id)
     except GameNotFound:
         raise Http404(_("Only a finished game can be replayed.")) from None
+    shared = game_selectors.share_link_game_ids(request.session)
+    if not game_selectors.game_visible_to(game=game, user=request.user, shared_game_ids=shared):
+        raise Http404(_("Only a finished game can be replayed."))
+    return game
 
 
 @require_GET
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _finished(game_id)
+    game = _finished(request, game_id)
     moves = selectors.game_moves(game=game)
     try:
         step = int(request.GET.get("step", len(moves)))
@@ -41,7 +48,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def export(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _finished(game_id)
+    game = _finished(request, game_id)
     data = selectors.export(game=game, moves=selectors.game_moves(game=game))
     response = JsonResponse(data, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="durak-game-{game.pk}.json"'

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
+from games import selectors as game_selectors
 from games.exceptions import GameError, GameNotFound
 
 from . import selectors, services
@@ -19,6 +20,12 @@ def series_detail(request: HttpRequest, series_id: int) -> HttpResponse:
         table = selectors.series_table(series_id=series_id)
     except GameNotFound:
         raise Http404(_("No such series.")) from None
+    # A series of private games is theirs too: its games share their players and privacy.
+    shared = game_selectors.share_link_game_ids(request.session)
+    if table.rows and not game_selectors.game_visible_to(
+        game=table.rows[0].game, user=request.user, shared_game_ids=shared
+    ):
+        raise Http404(_("No such series."))
     seated = request.user.is_authenticated and any(user.pk == request.user.pk for user in table.players)
     return render(request, "series/series.html", {"table": table, "seated": seated})
 
@@ -27,6 +34,14 @@ def series_detail(request: HttpRequest, series_id: int) -> HttpResponse:
 @login_required
 def play_again(request: HttpRequest, game_id: int) -> HttpResponse:
     assert isinstance(request.user, User)
+    try:
+        game_selectors.game_get_for_viewer(
+            game_id=game_id,
+            user=request.user,
+            shared_game_ids=game_selectors.share_link_game_ids(request.session),
+        )
+    except GameNotFound:
+        raise Http404(_("No such game.")) from None
     try:
         agreed = int(request.POST["games_agreed"]) if request.POST.get("games_agreed") else None
         game = services.play_again(user=request.user, game_id=game_id, games_agreed=agreed)

@@ -8,6 +8,11 @@ user with no seat, invitation or notification of their own in the world of
 Page forms answer a refusal the way the rest of the site does (a redirect back with an error
 message, or the page with its error and a 4xx); whatever the status, the test also checks
 that none of the owners' rows changed and that no secret is in the answer.
+
+A URL that takes a game id is also pointed at Olga's private game (``private``): to anyone
+who is not its player, invitee or share-link holder it answers as for a game that does not
+exist, 404 (``anonymous_private``, ``stranger_private``), or the log-in page first where the
+URL needs one (``tests/security/test_private_games.py`` checks every such URL in each state).
 """
 
 import json
@@ -43,15 +48,15 @@ class Route:
     stranger: frozenset[Any] = OK
     api: bool = False
     why: str = ""
+    #: The same URL pointed at the private game, and what each may get from it there.
+    private: Callable[[World], list[Target]] = lambda world: []
+    anonymous_private: frozenset[Any] = NOT_FOUND
+    stranger_private: frozenset[Any] = NOT_FOUND
     extra: dict[str, Any] = field(default_factory=dict)
 
 
 def running(world: World) -> list[Target]:
     return [({"game_id": world.running.pk}, "")]
-
-
-def running_and_private(world: World) -> list[Target]:
-    return [({"game_id": world.running.pk}, ""), ({"game_id": world.private.pk}, "")]
 
 
 def private(world: World) -> list[Target]:
@@ -105,28 +110,57 @@ ROUTES: dict[str, Route] = {
         stranger=REDIRECT,
         why="opens the stranger's own game",
     ),
-    "games:detail": Route("GET", running_and_private, why="anyone may watch; the view is a spectator's"),
-    "games:poll": Route("GET", lambda w: [({"game_id": w.running.pk}, "version=-1")]),
-    "games:move": Route("POST", running, move_form, anonymous=LOGIN, stranger=frozenset({403})),
+    "games:detail": Route(
+        "GET", running, private=private, why="anyone may watch a public game; the view is a spectator's"
+    ),
+    "games:poll": Route(
+        "GET",
+        lambda w: [({"game_id": w.running.pk}, "version=-1")],
+        private=lambda w: [({"game_id": w.private.pk}, f"version={w.private.version}")],
+    ),
+    "games:move": Route(
+        "POST",
+        running,
+        move_form,
+        anonymous=LOGIN,
+        stranger=frozenset({403}),
+        private=private,
+        anonymous_private=LOGIN,
+    ),
     "games:join": Route(
         "POST",
-        running_and_private,
+        running,
         anonymous=LOGIN,
         stranger=PAGE_REFUSED,
-        why="a running game is full; a private one needs an invitation or its token",
+        private=private,
+        anonymous_private=LOGIN,
+        why="a running game is full; a private one needs an invitation or its share link",
     ),
     "games:join_link": Route(
         "GET",
-        lambda w: [({"game_id": w.private.pk, "token": "guessed-token"}, "")],
+        lambda w: [({"game_id": w.running.pk, "token": "guessed-token"}, "")],
         anonymous=REDIRECT,
         stranger=REDIRECT,
-        why="only carries the token to the page",
+        private=lambda w: [({"game_id": w.private.pk, "token": "guessed-token"}, "")],
+        why="carries the token to the page; a private game's link with a wrong token is no game",
     ),
-    "games:leave": Route("POST", running_and_private, anonymous=LOGIN, stranger=PAGE_REFUSED),
-    "games:start": Route("POST", private, anonymous=LOGIN, stranger=PAGE_REFUSED),
-    "games:fill_with_bots": Route("POST", private, anonymous=LOGIN, stranger=PAGE_REFUSED),
+    "games:leave": Route(
+        "POST", running, anonymous=LOGIN, stranger=PAGE_REFUSED, private=private, anonymous_private=LOGIN
+    ),
+    "games:start": Route(
+        "POST", running, anonymous=LOGIN, stranger=PAGE_REFUSED, private=private, anonymous_private=LOGIN
+    ),
+    "games:fill_with_bots": Route(
+        "POST", running, anonymous=LOGIN, stranger=PAGE_REFUSED, private=private, anonymous_private=LOGIN
+    ),
     "games:invite": Route(
-        "POST", private, lambda w: {"username": w.stranger.username}, anonymous=LOGIN, stranger=PAGE_REFUSED
+        "POST",
+        running,
+        lambda w: {"username": w.stranger.username},
+        anonymous=LOGIN,
+        stranger=PAGE_REFUSED,
+        private=private,
+        anonymous_private=LOGIN,
     ),
     "games:vacation": Route(
         "POST",
@@ -140,13 +174,26 @@ ROUTES: dict[str, Route] = {
     "guide:tutorial": Route("GET"),
     "guide:preset": Route("GET", lambda w: [({"preset": "classic"}, "")]),
     # Chat (chat/)
-    "chat:log": Route("GET", running, why="the viewer's own channel: a stranger reads the spectators'"),
+    "chat:log": Route(
+        "GET",
+        lambda w: [
+            ({"game_id": w.running.pk}, ""),
+            ({"game_id": w.running.pk}, "channel=players&marker=0.0"),
+        ],
+        private=lambda w: [
+            ({"game_id": w.private.pk}, ""),
+            ({"game_id": w.private.pk}, "channel=players&marker=0.0"),
+        ],
+        why="the viewer's own channel: a stranger reads the spectators'",
+    ),
     "chat:post": Route(
         "POST",
         running,
         lambda w: {"text": "hi from outside"},
         anonymous=LOGIN,
         stranger=REDIRECT,
+        private=private,
+        anonymous_private=LOGIN,
         why="a stranger writes in the spectators' channel only",
     ),
     # Notifications (notifications/)
@@ -168,6 +215,8 @@ ROUTES: dict[str, Route] = {
         lambda w: [({}, f"message={w.players_message.pk}")],
         anonymous=LOGIN,
         stranger=NOT_FOUND,
+        private=lambda w: [({}, f"game={w.private.pk}"), ({}, f"user={w.olga.pk}&game={w.private.pk}")],
+        anonymous_private=LOGIN,
         why="reporting a message shows it: only to those who can read its channel",
     ),
     # Stats, series and replays
@@ -177,11 +226,18 @@ ROUTES: dict[str, Route] = {
         "GET", anonymous=REDIRECT, stranger=REDIRECT, why="staff only: to the admin log-in"
     ),
     "series:detail": Route("GET", lambda w: [({"series_id": w.series_id}, "")]),
-    "series:play_again": Route("POST", finished, anonymous=LOGIN, stranger=PAGE_REFUSED),
-    "replays:replay": Route(
-        "GET", running_games, anonymous=NOT_FOUND, stranger=NOT_FOUND, why="only finished games are replayed"
+    "series:play_again": Route(
+        "POST", finished, anonymous=LOGIN, stranger=PAGE_REFUSED, private=private, anonymous_private=LOGIN
     ),
-    "replays:export": Route("GET", running_games, anonymous=NOT_FOUND, stranger=NOT_FOUND),
+    "replays:replay": Route(
+        "GET",
+        running_games,
+        anonymous=NOT_FOUND,
+        stranger=NOT_FOUND,
+        private=private,
+        why="only finished games are replayed",
+    ),
+    "replays:export": Route("GET", running_games, anonymous=NOT_FOUND, stranger=NOT_FOUND, private=private),
     # The REST API (api/): the stranger uses the session, like a browser would
     "api:token": Route(
         "POST",
@@ -197,20 +253,56 @@ ROUTES: dict[str, Route] = {
         anonymous=API_ANONYMOUS,
         api=True,
     ),
-    "api:game": Route("GET", running_and_private, anonymous=API_ANONYMOUS, api=True),
+    "api:game": Route(
+        "GET", running, anonymous=API_ANONYMOUS, api=True, private=private, anonymous_private=API_ANONYMOUS
+    ),
     "api:join": Route(
-        "POST", running_and_private, anonymous=API_ANONYMOUS, stranger=frozenset({403, 409}), api=True
+        "POST",
+        running,
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({403, 409}),
+        api=True,
+        private=private,
+        anonymous_private=API_ANONYMOUS,
     ),
     "api:leave": Route(
-        "POST", running_and_private, anonymous=API_ANONYMOUS, stranger=frozenset({403, 409}), api=True
+        "POST",
+        running,
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({403, 409}),
+        api=True,
+        private=private,
+        anonymous_private=API_ANONYMOUS,
     ),
-    "api:start": Route("POST", private, anonymous=API_ANONYMOUS, stranger=frozenset({403}), api=True),
+    "api:start": Route(
+        "POST",
+        running,
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({403, 409}),
+        api=True,
+        private=private,
+        anonymous_private=API_ANONYMOUS,
+    ),
     "api:actions": Route(
-        "POST", running, api_move, anonymous=API_ANONYMOUS, stranger=frozenset({403}), api=True
+        "POST",
+        running,
+        api_move,
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({403}),
+        api=True,
+        private=private,
+        anonymous_private=API_ANONYMOUS,
     ),
-    "api:moves": Route("GET", running, anonymous=API_ANONYMOUS, api=True),
+    "api:moves": Route(
+        "GET", running, anonymous=API_ANONYMOUS, api=True, private=private, anonymous_private=API_ANONYMOUS
+    ),
     "api:wait": Route(
-        "GET", lambda w: [({"game_id": w.running.pk}, "version=0")], anonymous=API_ANONYMOUS, api=True
+        "GET",
+        lambda w: [({"game_id": w.running.pk}, "version=0")],
+        anonymous=API_ANONYMOUS,
+        api=True,
+        private=lambda w: [({"game_id": w.private.pk}, f"version={w.private.version}")],
+        anonymous_private=API_ANONYMOUS,
     ),
     "api:schema": Route("GET", api=True),
     "api:docs": Route("GET", api=True),

@@ -97,11 +97,13 @@ def assert_expected_status(response: Any, expected: frozenset[Any], where: str) 
 def test_strangers_and_anonymous_visitors_get_no_data_and_change_nothing(name: str, world: World) -> None:
     route = ROUTES[name]
     for who, client in visitors(world).items():
-        for target in route.targets(world):
+        aimed = [(target, getattr(route, who)) for target in route.targets(world)]
+        aimed += [(target, getattr(route, f"{who}_private")) for target in route.private(world)]
+        for target, expected in aimed:
             before = fingerprint(world)
             response = request(client, route, name, world, target)
             where = f"{who} {route.method} {name} {target}"
-            assert_expected_status(response, getattr(route, who), where)
+            assert_expected_status(response, expected, where)
             assert_gives_nothing_away(response, world, where)
             assert fingerprint(world) == before, f"{where} changed the owners' rows"
 
