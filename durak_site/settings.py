@@ -175,13 +175,14 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_FORMS = {"login": "moderation.forms.LoginForm"}
 
 # Failed log-ins (site, admin and API token) are rate-limited by django-axes: after
-# AXES_FAILURE_LIMIT failures for one user name from one address, that pair is locked out
-# for AXES_COOLOFF_MINUTES (HTTP 429). The admin has no log-in form of its own.
+# AXES_FAILURE_LIMIT failures for one account (its user name or e-mail address, in any case:
+# accounts.lockout) from one address, that pair is locked out for AXES_COOLOFF_MINUTES (HTTP 429).
+# The admin has no log-in form of its own.
 AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_MINUTES", default=15.0) / 60
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_USERNAME_CALLABLE = "moderation.backends.axes_username"
+AXES_USERNAME_CALLABLE = "accounts.lockout.axes_username"
 AXES_RESET_ON_SUCCESS = True
 
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))

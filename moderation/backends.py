@@ -1,4 +1,5 @@
-"""Authentication backends that refuse suspended users, and the user name django-axes counts.
+"""Authentication backends that refuse suspended users (the name django-axes counts a failed
+log-in under is ``accounts.lockout``'s).
 
 ``authenticate()`` returns nobody for a suspended user, wherever it is called: the site's
 log-in (allauth), the API's token endpoint, anything else. The log-in form
@@ -27,13 +28,3 @@ class ModelBackend(backends.ModelBackend):
 class AllauthBackend(AuthenticationBackend):  # type: ignore[misc]
     def authenticate(self, request: Any, **credentials: Any) -> Any:
         return _not_suspended(super().authenticate(request, **credentials))
-
-
-def axes_username(request: Any, credentials: dict[str, Any] | None) -> str | None:
-    """The name a log-in attempt is for: allauth passes ``username`` or ``email``, the API
-    ``username``; a form post that never reached ``authenticate`` has ``login``."""
-    credentials = credentials or {}
-    name = credentials.get("username") or credentials.get("email")
-    if not name and request is not None and hasattr(request, "POST"):
-        name = request.POST.get("login") or request.POST.get("username")
-    return str(name).lower() if name else None
