@@ -4,6 +4,8 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from knox.models import AbstractAuthToken
+from knox.settings import CONSTANTS
 
 
 def validate_time_zone(value: str) -> None:
@@ -24,7 +26,8 @@ BOT_LEVELS = [
 ]
 
 
-class User(AbstractUser):
+# django-stubs cannot type the reverse relation of ApiToken.user: it comes from knox's untyped base.
+class User(AbstractUser):  # type: ignore[django-manager-missing]
     """A player. Its own model from the first migration, so fields can be added later."""
 
     display_name = models.CharField(
@@ -89,3 +92,33 @@ class User(AbstractUser):
             return zoneinfo.ZoneInfo(self.time_zone)
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             return zoneinfo.ZoneInfo("UTC")
+
+
+class ApiToken(AbstractAuthToken):  # type: ignore[misc]  # knox is untyped
+    """A REST API token: django-rest-knox's token (``KNOX_TOKEN_MODEL``) with a name and the time
+    it was last used, several per user.
+
+    The database holds only a SHA-512 digest of the token and its first characters
+    (``token_key``, to find the row); the token itself is shown once, when it is made
+    (``accounts.tokens.token_create``), so nobody who reads the table or the admin can use it.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    # knox makes the digest the primary key; an id of its own keeps it out of URLs and lists.
+    digest = models.CharField(max_length=CONSTANTS.DIGEST_LENGTH, unique=True)
+    name = models.CharField(_("name"), max_length=60)
+    #: Updated at most once a minute (``accounts.tokens.token_used``), not on every request.
+    last_used = models.DateTimeField(_("last used"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:  # knox's shows the digest
+        return f"{self.name} ({self.user_id})"
+
+    @property
+    def prefix(self) -> str:
+        """The token's first characters, enough for its owner to tell which one it is."""
+        return str(self.token_key[:8])

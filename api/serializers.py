@@ -659,15 +659,6 @@ class UserSerializer(serializers.Serializer[Any]):
     games_waiting = serializers.IntegerField(help_text="Running games waiting for your move.")
 
 
-class CredentialsSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField()
-    password = serializers.CharField(style={"input_type": "password"})
-
-
-class TokenSerializer(serializers.Serializer[Any]):
-    token = serializers.CharField(help_text='Send it as "Authorization: Token <token>".')
-
-
 class ErrorSerializer(serializers.Serializer[Any]):
     """Every error: a message for people, a code for programs."""
 

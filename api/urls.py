@@ -1,12 +1,15 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import views, waits
+from . import tokens, views, waits
 
 app_name = "api"
 
 urlpatterns = [
-    path("auth/token/", views.TokenView.as_view(), name="token"),
+    path("auth/token/", tokens.TokenView.as_view(), name="token"),
+    path("tokens/", tokens.TokenListView.as_view(), name="tokens"),
+    path("tokens/<int:token_id>/", tokens.TokenDetailView.as_view(), name="token_detail"),
+    path("tokens/revoke-all/", tokens.TokenRevokeAllView.as_view(), name="tokens_revoke_all"),
     path("me/", views.MeView.as_view(), name="me"),
     path("games/", views.GameListView.as_view(), name="games"),
     path("games/<int:game_id>/", views.GameDetailView.as_view(), name="game"),

@@ -15,11 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
-from rest_framework.authtoken.models import Token
-from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.exceptions import NotAuthenticated
-from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -29,16 +25,13 @@ from games import selectors, services
 from games.exceptions import GameNotFound
 from games.models import Game, Move
 
-from .parsers import LimitedJSONParser
 from .serializers import (
     ActionPostSerializer,
-    CredentialsSerializer,
     ErrorSerializer,
     GameCreateSerializer,
     GameDetailSerializer,
     GameSummarySerializer,
     MoveSerializer,
-    TokenSerializer,
     UserSerializer,
 )
 
@@ -76,27 +69,6 @@ def viewer_game(request: Request, game_id: int) -> Game:
 def game_detail_data(request: Request, game_id: int) -> dict[str, Any]:
     game = viewer_game(request, game_id)
     return dict(GameDetailSerializer(selectors.game_view(game=game, user=request.user)).data)
-
-
-class TokenView(APIView):
-    """Log in with a username and password; the answer is your API token."""
-
-    authentication_classes: list[type] = []
-    permission_classes = [AllowAny]
-    parser_classes = [LimitedJSONParser, FormParser, MultiPartParser]
-    throttle_scope = "auth"
-
-    @extend_schema(
-        request=CredentialsSerializer,
-        responses={200: TokenSerializer, **errors(400)},
-        auth=[],
-        tags=["auth"],
-    )
-    def post(self, request: Request) -> Response:
-        login = AuthTokenSerializer(data=request.data, context={"request": request})
-        login.is_valid(raise_exception=True)
-        token, _created = Token.objects.get_or_create(user=login.validated_data["user"])
-        return Response({"token": token.key})
 
 
 class MeView(APIView):

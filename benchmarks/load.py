@@ -107,9 +107,8 @@ def setup_site(players: int) -> list[Player]:
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
-    from rest_framework.authtoken.models import Token
 
-    from accounts.models import User
+    from accounts.models import ApiToken, User
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
@@ -120,8 +119,8 @@ def setup_site(players: int) -> list[Player]:
     result: list[Player] = []
     for index, user in enumerate(users):
         if index % 2 == 0:
-            token = Token.objects.create(user=user)
-            result.append(Player(name=user.username, api=True, token=token.key))
+            _token, secret = ApiToken.objects.create(user=user, name="load test")
+            result.append(Player(name=user.username, api=True, token=secret))
         else:
             session = SessionStore()
             session[SESSION_KEY] = str(user.pk)

@@ -7,6 +7,7 @@ without ``CELERY_BROKER_URL`` kombu's ``filesystem://`` transport, so it runs on
 a machine that has nothing but Python.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -52,7 +53,7 @@ INSTALLED_APPS = [
     "series",
     "replays",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",  # API tokens, stored as digests (accounts.ApiToken)
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "api",
@@ -294,7 +295,7 @@ CHAT_FLOOD_SECONDS = env.int("CHAT_FLOOD_SECONDS", default=10)
 # REST API (api/): token or session auth, throttled per user and per IP, every list paginated.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "moderation.authentication.TokenAuthentication",  # refuses suspended users
+        "api.authentication.TokenAuthentication",  # knox tokens; refuses suspended users
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -329,6 +330,20 @@ SPECTACULAR_SETTINGS = {
         "BoutResultEnum": "api.schema.BOUT_RESULTS",
         "SeatResultEnum": "api.schema.SEAT_RESULTS",
     },
+}
+# API tokens (django-rest-knox, accounts.ApiToken): only a digest is stored; several per user,
+# named, each expiring after the days asked for (API_TOKEN_DAYS when none, at most
+# accounts.tokens.MAX_DAYS), at most API_TOKENS_PER_USER live at once. A password change or a
+# suspension revokes them all.
+KNOX_TOKEN_MODEL = "accounts.ApiToken"
+# knox's own migrations would make its (swapped out) knox_authtoken table all the same: unused,
+# unknown to Django, and in the way of a flush. accounts' migrations make the one in use.
+MIGRATION_MODULES = {"knox": None}
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=env.int("API_TOKEN_DAYS", default=90)),
+    "TOKEN_LIMIT_PER_USER": env.int("API_TOKENS_PER_USER", default=20),
+    "AUTH_HEADER_PREFIX": "Token",
+    "AUTO_REFRESH": False,
 }
 # The longest a GET /api/games/{id}/wait/ holds the request open before answering "no change".
 API_WAIT_SECONDS = env.float("API_WAIT_SECONDS", default=20.0)

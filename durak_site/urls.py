@@ -6,6 +6,7 @@ from . import views
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),  # API tokens; the rest of accounts/ is allauth
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switcher posts here
     path("api/", include("api.urls")),

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """A small durak bot that plays one game through the REST API, standard library only.
 
-It logs in for a token, creates a game (or joins one), then loops: read the game,
-play one of its ``legal_actions`` when it has any, otherwise long-poll ``wait/``
-until the game moves. It prefers the cheapest card and takes only when it must.
+It logs in for a token (a new one, named "api_bot", good for a day), creates a game (or joins
+one), then loops: read the game, play one of its ``legal_actions`` when it has any, otherwise
+long-poll ``wait/`` until the game moves. It prefers the cheapest card and takes only when it
+must. When it stops, it revokes its token (``DELETE /api/tokens/{id}/``).
 
     python examples/api_bot.py --url http://127.0.0.1:8000 --username alice --password secret
     python examples/api_bot.py --username bob --password secret --join 12
@@ -105,17 +106,20 @@ def main() -> None:
     args = parser.parse_args()
 
     api = Api(args.url)
-    api.token = api.ok("POST", "/api/auth/token/", {"username": args.username, "password": args.password})[
-        "token"
-    ]
-    if args.join:
-        game_id = api.ok("POST", f"/api/games/{args.join}/join/")["id"]
-    else:
-        game_id = api.ok(
-            "POST", "/api/games/", {"preset": args.preset, "players": args.players, "time_control": None}
-        )["id"]
-        print(f"created game {game_id}; waiting for {args.players - 1} more player(s) to join")
-    play(api, game_id)
+    login = {"username": args.username, "password": args.password, "name": "api_bot", "expires_in_days": 1}
+    token = api.ok("POST", "/api/auth/token/", login)
+    api.token = token["token"]
+    try:
+        if args.join:
+            game_id = api.ok("POST", f"/api/games/{args.join}/join/")["id"]
+        else:
+            game_id = api.ok(
+                "POST", "/api/games/", {"preset": args.preset, "players": args.players, "time_control": None}
+            )["id"]
+            print(f"created game {game_id}; waiting for {args.players - 1} more player(s) to join")
+        play(api, game_id)
+    finally:
+        api.call("DELETE", f"/api/tokens/{token['id']}/")  # a token nobody uses any more
 
 
 if __name__ == "__main__":

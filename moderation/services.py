@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.tokens import tokens_revoke_all
 from chat.models import ChatMessage
 from games import services as game_services
 from games.exceptions import GameError
@@ -103,7 +104,7 @@ def user_suspend(*, moderator: User, user: User, duration: timedelta | None, rea
     """The user cannot log in, play or use an API token until the end (``duration`` None: for
     good). Their open seats are given up, each running game where they still hold cards ends
     with the engine's ``resign`` for them (the fool; in a team game their team loses), and
-    every session they logged in with ends now."""
+    every session they logged in with ends now, as does every API token of theirs."""
     _require(moderator, "suspend_user")
     if user.pk == moderator.pk:
         raise ModerationError(_("You cannot suspend yourself."))
@@ -125,6 +126,7 @@ def user_suspend(*, moderator: User, user: User, duration: timedelta | None, rea
             # The game moved on meanwhile (ended, or the player went out): nothing to settle.
             continue
     sessions_ended = _end_sessions(user)
+    tokens_revoke_all(user=user)
     _audit(
         actor=moderator,
         action=AuditEntry.Action.SUSPEND,

@@ -9,7 +9,7 @@ from typing import Any
 import factory
 from factory.django import DjangoModelFactory
 
-from accounts.models import User
+from accounts.models import ApiToken, User
 from games import services
 from games.models import Game
 
@@ -40,6 +40,13 @@ class UserFactory(DjangoModelFactory):
     username = factory.Sequence(lambda n: f"player{n}")
     email = factory.LazyAttribute(lambda user: f"{user.username}@example.com")
     password = factory.django.Password(PASSWORD)
+
+
+def api_token(user: User, name: str = "tests") -> str:
+    """A new API token of ``user`` (the secret, as the token endpoint answers it). Made on the
+    model like the endpoint makes it, without its per-user limit, so a test may make many."""
+    _token, secret = ApiToken.objects.create(user=user, name=name)
+    return str(secret)
 
 
 class GameFactory(factory.Factory):

@@ -4,10 +4,9 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.factories import UserFactory
+from tests.factories import UserFactory, api_token
 
 HIGH_RATES = {"user": "100000/min", "ip": "100000/min", "auth": "100000/min"}
 
@@ -21,7 +20,7 @@ def _api_settings(settings: Any) -> None:
 
 def token_client(user: Any) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(user)}")
     return client
 
 

@@ -12,13 +12,12 @@ from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 import durak
 from api.serializers import LOGGED_ACTIONS, PLAYER_ACTIONS, ActionField, without_player
 from games import services
-from tests.factories import LONGER_DEAL, SHORT_DEAL, GameFactory, UserFactory, started_game
+from tests.factories import LONGER_DEAL, SHORT_DEAL, GameFactory, UserFactory, api_token, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +104,7 @@ def world(db: Any) -> World:
         expected_version=finished.version,
     )
     game_ids = [open_mine.pk, open_other.pk, running.pk, seated.pk, finished.pk]
-    return World(token=Token.objects.create(user=user).key, game_ids=game_ids)
+    return World(token=api_token(user), game_ids=game_ids)
 
 
 @pytest.fixture

@@ -23,9 +23,9 @@ import httpx
 import pytest
 from django.db import connection
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
 from accounts.models import User
+from tests.factories import api_token
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: The README's production command with one worker process: under ASGI each request's synchronous
@@ -124,8 +124,9 @@ class Site:
         return client
 
     def api_client(self, user: User) -> httpx.Client:
-        token, _ = Token.objects.get_or_create(user=user)
-        return httpx.Client(base_url=self.url, timeout=30, headers={"Authorization": f"Token {token.key}"})
+        return httpx.Client(
+            base_url=self.url, timeout=30, headers={"Authorization": f"Token {api_token(user)}"}
+        )
 
 
 def login_session(user: User) -> str:

@@ -23,9 +23,8 @@ import httpx
 import psycopg
 import pytest
 from django.db import connection
-from rest_framework.authtoken.models import Token
 
-from tests.factories import LONGER_DEAL, started_game
+from tests.factories import LONGER_DEAL, api_token, started_game
 
 from .conftest import Site, free_port, login_session, site_env
 
@@ -183,7 +182,7 @@ def test_requests_while_postgres_is_down_get_try_again_and_the_game_goes_on(
     game, users = started_game(deal=LONGER_DEAL)
     version = game.version
     sessions = [login_session(user) for user in users]
-    tokens = [Token.objects.create(user=user).key for user in users]
+    tokens = [api_token(user) for user in users]
     private_postgres.load_copy_of(connection.settings_dict, "drill")
     site.env = site_env(private_postgres.url("drill"))
     site.start()

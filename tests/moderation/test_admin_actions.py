@@ -7,14 +7,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 import durak
+from accounts.models import ApiToken
 from chat.models import ChatMessage
 from games import services as game_services
 from games.models import Game, Move, Seat
 from moderation.models import AuditEntry, Report, Sanction
-from tests.factories import LONGER_DEAL, PASSWORD, GameFactory, UserFactory, started_game
+from tests.factories import LONGER_DEAL, PASSWORD, GameFactory, UserFactory, api_token, started_game
 from tests.moderation.conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -166,7 +166,7 @@ def test_suspend_a_user_ends_their_games_sessions_and_tokens(mod_client: Client,
     waiting = GameFactory(creator=bob, num_players=3)  # an open game alice sits in
     game_services.game_join(user=alice, game_id=waiting.pk)
     alice_browser = client_for(alice)
-    token = Token.objects.create(user=alice)
+    token = api_token(alice)
 
     run_action(
         mod_client,
@@ -206,9 +206,10 @@ def test_suspend_a_user_ends_their_games_sessions_and_tokens(mod_client: Client,
     # A wrong password gets only the usual answer: nothing about the suspension.
     wrong = Client().post(reverse("account_login"), {"login": alice.username, "password": "nope"})
     assert "suspended" not in wrong.content.decode()
-    # Her API token is refused, with the reason; no new token either.
-    api = Client().get(reverse("api:me"), headers={"Authorization": f"Token {token.key}"})
-    assert api.status_code == 401 and "suspended" in api.json()["detail"]
+    # Her API tokens are revoked (the suspension deleted them); no new token either.
+    assert not ApiToken.objects.filter(user=alice).exists()
+    api = Client().get(reverse("api:me"), headers={"Authorization": f"Token {token}"})
+    assert api.status_code == 401
     new_token = Client().post(
         reverse("api:token"),
         {"username": alice.username, "password": PASSWORD},
@@ -220,7 +221,7 @@ def test_suspend_a_user_ends_their_games_sessions_and_tokens(mod_client: Client,
         reverse("api:actions", args=[other.pk]),
         {"action": {"type": "take"}, "expected_version": other.version},
         content_type="application/json",
-        headers={"Authorization": f"Token {token.key}"},
+        headers={"Authorization": f"Token {token}"},
     )
     assert move.status_code == 401
 

@@ -209,6 +209,16 @@ ROUTES: dict[str, Route] = {
         stranger=frozenset({200, 302}),
         why="the caller's own",
     ),
+    # API tokens (accounts/): only ever the caller's own
+    "accounts:api_tokens": Route(
+        "POST",
+        data=lambda w: {"name": "stranger's bot", "days": 7},
+        anonymous=LOGIN,
+        why="makes a token of the caller's own (the GET lists the caller's own)",
+    ),
+    "accounts:api_token_revoke": Route(
+        "POST", lambda w: [({"token_id": w.olga_token.pk}, "")], anonymous=LOGIN, stranger=NOT_FOUND
+    ),
     # Reports (moderation/)
     "moderation:report": Route(
         "GET",
@@ -245,6 +255,18 @@ ROUTES: dict[str, Route] = {
         anonymous=frozenset({400}),
         stranger=frozenset({400}),
         api=True,
+    ),
+    "api:tokens": Route("GET", anonymous=API_ANONYMOUS, api=True, why="the caller's own"),
+    "api:token_detail": Route(
+        "GET",
+        lambda w: [({"token_id": w.olga_token.pk}, "")],
+        anonymous=API_ANONYMOUS,
+        stranger=NOT_FOUND,
+        api=True,
+        why="the caller's own (DELETE too, in tests/security/test_tokens.py)",
+    ),
+    "api:tokens_revoke_all": Route(
+        "POST", anonymous=API_ANONYMOUS, api=True, why="revokes the caller's own tokens only"
     ),
     "api:me": Route("GET", anonymous=API_ANONYMOUS, api=True, why="the caller's own"),
     "api:games": Route(

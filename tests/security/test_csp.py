@@ -124,6 +124,7 @@ def pages(world: World) -> list[tuple[str, Client, str, dict[str, str]]]:
         ("profile vs", olga, reverse("stats:profile", args=[world.boris.username]) + "?vs=olga", {}),
         ("notifications", olga, reverse("notifications:list"), {}),
         ("settings", olga, reverse("notifications:settings"), {}),
+        ("API tokens", olga, reverse("accounts:api_tokens"), {}),
         ("series", olga, reverse("series:detail", args=[world.series_id]), {}),
         ("replay", anonymous, reverse("replays:replay", args=[world.finished.pk]), {}),
         ("replay step 1", anonymous, reverse("replays:replay", args=[world.finished.pk]) + "?step=1", {}),

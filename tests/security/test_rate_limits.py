@@ -13,12 +13,11 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.models import User
 from api import throttling
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, api_token
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +30,7 @@ def player() -> User:
 
 def api_client(user: User) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(user)}")
     return client
 
 

@@ -10,7 +10,8 @@ owners' rows may change.
 from dataclasses import dataclass, field
 from typing import Any
 
-from accounts.models import User
+from accounts import tokens
+from accounts.models import ApiToken, User
 from chat.models import ChatMessage
 from games import services
 from games.models import Game, Invitation, Move, Seat
@@ -42,6 +43,7 @@ class World:
     notification: Notification  # Olga's
     players_message: ChatMessage  # in the running game's players' channel
     spectators_message: ChatMessage
+    olga_token: ApiToken  # her API token; the token itself is in ``secrets``
     secrets: dict[str, str] = field(default_factory=dict)
 
     def hidden_traces(self) -> list[tuple[str, str]]:
@@ -94,6 +96,7 @@ def build_world() -> World:
     spectators_message = ChatMessage.objects.create(
         game=running, author=stranger, channel=ChatMessage.Channel.SPECTATORS, text=SPECTATORS_CHAT
     )
+    olga_token, olga_secret = tokens.token_create(user=olga, name="olga's bot")
     world = World(
         olga=olga,
         boris=boris,
@@ -106,6 +109,7 @@ def build_world() -> World:
         notification=notification,
         players_message=players_message,
         spectators_message=spectators_message,
+        olga_token=olga_token,
     )
     private.refresh_from_db()
     world.secrets = {
@@ -117,6 +121,8 @@ def build_world() -> World:
         "the players' chat": PLAYERS_CHAT,
         "Olga's notification": NOTIFICATION_TEXT,
         "Olga's email address": OWNER_EMAIL,
+        "Olga's API token": olga_secret,
+        "the digest of Olga's API token": olga_token.digest,
     }
     return world
 
@@ -144,6 +150,9 @@ def fingerprint(world: World) -> dict[str, Any]:
         ),
         "notifications": sorted(Notification.objects.filter(user_id__in=owners).values_list("pk", "read_at")),
         "preferences": sorted(map(str, Preferences.objects.filter(user_id__in=owners).values())),
+        "API tokens": sorted(
+            ApiToken.objects.filter(user_id__in=owners).values_list("pk", "digest", "name", "expiry")
+        ),
         "users": sorted(
             User.objects.filter(pk__in=owners).values_list("pk", "username", "email", "password", "time_zone")
         ),
