@@ -16,7 +16,6 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import UserAdmin as AccountsUserAdmin  # as accounts.admin registers it
 from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
@@ -27,7 +26,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.admin import UserAdmin as AccountsUserAdmin
 from chat.models import ChatMessage
+from durak_site.admin import ModelAdmin, TabularInline
 from games.admin import GameAdmin as GamesGameAdmin
 from games.models import Game, Move, Seat
 
@@ -214,7 +215,7 @@ def _hide(
 
 
 @admin.register(Report)
-class ReportAdmin(ModerationPermissions, ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class ReportAdmin(ModerationPermissions, ReadOnly, ModelAdmin):
     list_display = [
         "created_at",
         "status",
@@ -336,7 +337,7 @@ class HiddenFilter(admin.SimpleListFilter):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(ModerationPermissions, ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class ChatMessageAdmin(ModerationPermissions, ReadOnly, ModelAdmin):
     list_display = ["id", "created_at", "author", "channel", "game_link", "text", "hidden_at", "hidden_by"]
     list_filter = [HiddenFilter, "channel", "created_at"]
     list_select_related = ["author", "hidden_by"]
@@ -427,7 +428,7 @@ class ReportedFilter(admin.SimpleListFilter):
         return queryset
 
 
-class SeatInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class SeatInline(ReadOnly, TabularInline):
     model = Seat
     extra = 0
     fields = (
@@ -442,7 +443,7 @@ class SeatInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
     readonly_fields = fields
 
 
-class MoveInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class MoveInline(ReadOnly, TabularInline):
     """The move log: every logged action is public (played cards lie face up)."""
 
     model = Move
@@ -457,7 +458,7 @@ class MoveInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
     ordering = ["seq"]
 
 
-class GameReportInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class GameReportInline(ReadOnly, TabularInline):
     model = Report
     fk_name = "game"
     extra = 0
@@ -540,7 +541,7 @@ class GameAdmin(ModerationPermissions, GamesGameAdmin):
 # --- users -------------------------------------------------------------------------------------
 
 
-class SanctionInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class SanctionInline(ReadOnly, TabularInline):
     model = Sanction
     fk_name = "user"
     extra = 0
@@ -554,7 +555,7 @@ class SanctionInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
     readonly_fields = fields
 
 
-class ReportsReceivedInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class ReportsReceivedInline(ReadOnly, TabularInline):
     model = Report
     fk_name = "reported_user"
     extra = 0
@@ -571,7 +572,7 @@ class ReportsReceivedInline(ReadOnly, admin.TabularInline):  # type: ignore[type
     verbose_name_plural = _("reports about this user")
 
 
-class UserSeatInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class UserSeatInline(ReadOnly, TabularInline):
     model = Seat
     extra = 0
     fields = (
@@ -612,7 +613,7 @@ admin.site.unregister(User)
 
 
 @admin.register(User)
-class UserAdmin(ModerationPermissions, AccountsUserAdmin):  # type: ignore[type-arg]
+class UserAdmin(ModerationPermissions, AccountsUserAdmin):
     """Users with their sanctions, the reports about them and their games."""
 
     inlines = [SanctionInline, ReportsReceivedInline, UserSeatInline]
@@ -660,7 +661,7 @@ class UserAdmin(ModerationPermissions, AccountsUserAdmin):  # type: ignore[type-
 
 
 @admin.register(Sanction)
-class SanctionAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class SanctionAdmin(ReadOnly, ModelAdmin):
     list_display = ["id", "user", "kind", "starts_at", "ends_at", "reason", "created_by"]
     list_filter = ["kind", "starts_at"]
     list_select_related = ["user", "created_by"]
@@ -668,7 +669,7 @@ class SanctionAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class AuditEntryAdmin(ReadOnly, ModelAdmin):
     """The audit log: readable by moderators, editable by nobody."""
 
     list_display = ["created_at", "actor", "action", "target", "game_id", "message_id", "report_id", "reason"]

@@ -1,6 +1,5 @@
 """Profile, leaderboard and the moderators' rating-farming list: thin views over selectors."""
 
-from django.contrib.admin.views.decorators import staff_member_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -8,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
+from moderation.roles import moderator_required
 
 from . import selectors
 from .models import Mode
@@ -76,7 +76,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@staff_member_required
+@moderator_required
 def farming(request: HttpRequest) -> HttpResponse:
     context = {
         "suspects": selectors.farming_suspects(),

@@ -233,7 +233,10 @@ ROUTES: dict[str, Route] = {
     "stats:profile": Route("GET", lambda w: [({"username": w.olga.username}, "")]),
     "stats:leaderboard": Route("GET"),
     "stats:farming": Route(
-        "GET", anonymous=REDIRECT, stranger=REDIRECT, why="staff only: to the admin log-in"
+        "GET",
+        anonymous=REDIRECT,
+        stranger=frozenset({403}),
+        why="moderators only, as the admin: anonymous to the site's log-in, anyone else 403",
     ),
     "series:detail": Route("GET", lambda w: [({"series_id": w.series_id}, "")]),
     "series:play_again": Route(
