@@ -46,8 +46,9 @@ def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
 
 
 def errors(*codes: int) -> dict[int, OpenApiResponse]:
-    """Error responses for the schema; 401 and 429 can happen on any authenticated call."""
-    return {code: OpenApiResponse(ErrorSerializer) for code in sorted({*codes, 401, 429})}
+    """Error responses for the schema: 400 can happen on any call (a control character in the
+    address, ``durak_site.middleware``), 401 and 429 on any authenticated one."""
+    return {code: OpenApiResponse(ErrorSerializer) for code in sorted({*codes, 400, 401, 429})}
 
 
 def caller(request: Request) -> User:

@@ -18,7 +18,8 @@ from .exceptions import ChatError, ChatRefused
 from .models import MAX_LENGTH, ChatMessage
 
 #: A message is one line (the page's input is): no C0 control character, not even a newline or a
-#: tab, and no DEL. (A NUL never gets this far: durak_site.middleware refuses it in any form.)
+#: tab, and no DEL. (durak_site.middleware refuses the other C0 characters in any form field
+#: already; newlines and tabs are text elsewhere, so refusing them is this field's own rule.)
 CONTROL_CHARACTER = re.compile(r"[\x00-\x1f\x7f]")
 
 

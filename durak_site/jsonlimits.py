@@ -6,7 +6,9 @@ raises ``RecursionError``, which no view expects: a 500, and on the API an HTML 
 nesting depth is therefore counted on the raw text first, by a loop that skips over strings
 and never recurses, and ``json.loads`` only ever sees a text of bounded size and depth.
 
-A ``\\u0000`` escape is refused too: PostgreSQL cannot store NUL in ``text`` or ``jsonb``.
+Strings holding a control character (a NUL above all: PostgreSQL cannot store one in ``text``
+or ``jsonb``) or half of a surrogate pair (not UTF-8: psycopg cannot send it) are refused too;
+tab, newline and carriage return are text.
 """
 
 import json
@@ -25,11 +27,13 @@ MAX_DEPTH = 20
 # and backslashes (so that an escaped quote does not end it).
 _OUTSIDE = re.compile(r'[\[\]{}"]')
 _INSIDE = re.compile(r'["\\]')
+#: C0 control characters but tab, newline and carriage return; lone surrogates (``"\\ud800"``).
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
 
 
 class JSONLimitError(ValueError):
-    """The text is too large, too deep, holds a NUL or is not JSON; ``message`` says which,
-    for the person who sent it, and ``code`` for programs."""
+    """The text is too large, too deep, not JSON, or a string in it holds a control character;
+    ``message`` says which, for the person who sent it, and ``code`` for programs."""
 
     def __init__(self, message: str, code: str) -> None:
         super().__init__(message)
@@ -42,8 +46,8 @@ def _reject_constant(name: str) -> Any:
 
 
 def check_limits(text: str, *, max_depth: int = MAX_DEPTH) -> None:
-    """Raise ``JSONLimitError`` if ``text`` nests deeper than ``max_depth`` or holds a
-    ``\\u0000`` escape. Not a validator of the rest: ``json.loads`` does that next.
+    """Raise ``JSONLimitError`` if ``text`` nests deeper than ``max_depth``. Not a validator of
+    the rest: ``json.loads`` does that next.
 
     >>> check_limits('{"action": {"cards": ["6S"]}, "note": "a [ in a string"}')
     >>> check_limits("[" * 21)
@@ -74,8 +78,8 @@ def check_limits(text: str, *, max_depth: int = MAX_DEPTH) -> None:
 
 
 def _skip_string(text: str, position: int) -> int:
-    """The index just after the string that starts before ``position``; refuses a NUL escape.
-    An unterminated string runs to the end (``json.loads`` reports it)."""
+    """The index just after the string that starts before ``position``. An unterminated
+    string runs to the end (``json.loads`` reports it)."""
     while True:
         found = _INSIDE.search(text, position)
         if found is None:
@@ -83,15 +87,36 @@ def _skip_string(text: str, position: int) -> int:
         position = found.end()
         if found.group() == '"':
             return position
-        if text.startswith("u0000", position):
-            raise JSONLimitError(_("Text may not contain NUL characters."), "null_character")
         position += 1  # the escaped character, which may be a quote
+
+
+def check_strings(value: Any) -> None:
+    """Raise ``JSONLimitError`` if a string of parsed JSON ``value`` (a key or a value, at any
+    depth) holds a control character other than tab, newline and carriage return, or a lone
+    surrogate. Walks with a list, not recursion (``value`` is bounded by ``MAX_DEPTH`` anyway).
+
+    >>> check_strings({"text": "two\\nlines", "cards": ["6S"]})
+    >>> check_strings({"cards": ["6S\\x00"]})
+    Traceback (most recent call last):
+    ...
+    durak_site.jsonlimits.JSONLimitError: Text may not contain control characters.
+    """
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str) and _FORBIDDEN.search(item):
+            raise JSONLimitError(_("Text may not contain control characters."), "control_character")
 
 
 def loads_limited(raw: str | bytes, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH) -> Any:
     """``json.loads`` for text from a client, refusing with ``JSONLimitError`` (a
-    ``ValueError``) what is larger than ``max_bytes``, deeper than ``max_depth``, holds a
-    NUL, is not UTF-8 or is not JSON (``NaN`` and ``Infinity`` included).
+    ``ValueError``) what is larger than ``max_bytes``, deeper than ``max_depth``, is not UTF-8,
+    is not JSON (``NaN`` and ``Infinity`` included) or has a control character in a string.
 
     >>> loads_limited('{"type": "attack", "cards": ["6S"]}')
     {'type': 'attack', 'cards': ['6S']}
@@ -114,8 +139,10 @@ def loads_limited(raw: str | bytes, *, max_bytes: int = MAX_BYTES, max_depth: in
         text = raw
     check_limits(text, max_depth=max_depth)
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        value = json.loads(text, parse_constant=_reject_constant)
     except (ValueError, RecursionError) as error:  # RecursionError: belt and braces, cannot happen
         raise JSONLimitError(
             _("The data is not valid JSON: %(error)s") % {"error": error}, "parse_error"
         ) from None
+    check_strings(value)
+    return value

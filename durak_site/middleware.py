@@ -84,6 +84,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
 
 #: C0 control characters (NUL to US). No address of the site has one in its path or query.
 _C0_CONTROL = re.compile(r"[\x00-\x1f]")
+#: The same but tab, newline and carriage return, which a multi-line text field may hold.
+_C0_CONTROL_NOT_WHITESPACE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
 def bad_request_response(request: HttpRequest, message: str, code: str = "invalid") -> HttpResponse:
@@ -99,13 +101,15 @@ def bad_request_response(request: HttpRequest, message: str, code: str = "invali
 
 class ControlCharacterMiddleware:
     """Answers 400 before any view runs when the URL's path or query holds a C0 control
-    character, or a submitted form (urlencoded or multipart) holds a NUL in a name or value.
+    character, or a field of a submitted form (urlencoded or multipart: its name or a value)
+    holds one other than tab, newline and carriage return.
 
     PostgreSQL cannot store NUL in ``text``: psycopg refuses such a parameter with a
     ``ValueError``, which was a 500 wherever a view put one into a query (a profile's name, the
-    ``?vs=`` of a profile, a chat message, a share-link token). Other control characters in a
-    form's text are its fields' business (they re-render the form with their own message);
-    none belongs in an address. JSON bodies are the API parser's (``api.parsers``).
+    ``?vs=`` of a profile, a chat message, a share-link token). The other control characters
+    are no text anyone types, in an address or any field of the site's forms, so one check here
+    keeps them out of every field, including those of views that read ``request.POST`` without
+    a form. JSON bodies are the API parser's (``api.parsers``, the same rule).
 
     Early in ``MIDDLEWARE``, after ``LocaleMiddleware`` (the answer is in the reader's
     language) and before anything that reads the session, the user or the database.
@@ -124,12 +128,13 @@ class ControlCharacterMiddleware:
                 "control_character",
             )
         if request.method == "POST" and any(
-            "\x00" in key or "\x00" in value for key, value in _items(request.POST)
+            _C0_CONTROL_NOT_WHITESPACE.search(key) or _C0_CONTROL_NOT_WHITESPACE.search(value)
+            for key, value in _items(request.POST)
         ):
             return bad_request_response(
                 request,
-                gettext("A field of the form holds a NUL character, which no field takes."),
-                "null_character",
+                gettext("A field of the form holds a control character, which no field takes."),
+                "control_character",
             )
         return self.get_response(request)
 

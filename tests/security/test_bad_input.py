@@ -64,6 +64,12 @@ def test_the_limits_count_brackets_outside_strings_only_and_never_recurse() -> N
         with pytest.raises(JSONLimitError):
             loads_limited(not_json)
     assert loads_limited('"\\\\u0000"') == "\\u0000"  # an escaped backslash, then plain text
+    for control in ('"\\u001b"', '["\\b"]', '{"\\u0007": 1}', '"\\ud800"', '[["\\udfff"]]'):
+        with pytest.raises(JSONLimitError) as refused:
+            loads_limited(control)
+        assert refused.value.code == "control_character"
+    assert loads_limited('"tab\\tnew\\nline\\r"') == "tab\tnew\nline\r"
+    assert loads_limited('"\\ud83c\\udca1"') == "\U0001f0a1"  # a surrogate pair is one character
 
 
 # --- the move form of the game page ---------------------------------------------------------------
@@ -144,6 +150,8 @@ def test_a_nul_or_a_huge_number_in_an_api_body_is_a_400() -> None:
         (reverse("api:games"), {"preset": "classic", "players": 2, "options": {"max_attack": 10**30}}),
         (reverse("api:games"), {"preset": "classic\u0000", "players": 2}),
         (reverse("api:token"), {"username": "a\u0000b", "password": "x"}),
+        (reverse("api:token"), {"username": "x", "password": "y", "name": "\ud800"}),
+        (reverse("api:token"), {"username": "x\u001b", "password": "y"}),
     ]
     for url, body in bodies:
         assert_api_error(post_json(api, url, json.dumps(body)), 400)
@@ -178,12 +186,12 @@ def test_a_nul_in_a_chat_message_is_a_400_and_posts_nothing() -> None:
     game, users = started_game(deal=LONGER_DEAL)
     alice = client_for(users[0])
     url = reverse("chat:post", args=[game.pk])
-    for text in ("hi\x00there", "\x00"):
+    for text in ("hi\x00there", "\x00", "bell\x07", "esc\x1b[31m"):
         refused = alice.post(url, {"text": text}, headers=HTMX)
         assert refused.status_code == 400
         assert 'class="error"' in refused.content.decode()
         assert alice.post(url, {"text": text}).status_code == 400
-    for text in ("bell\x07", "two\nlines", "esc\x1b[31m", "del\x7f"):
+    for text in ("two\nlines", "a\ttab", "del\x7f"):
         refused = alice.post(url, {"text": text}, headers=HTMX)
         assert refused.status_code == 400
         assert "without control characters" in refused.content.decode()
@@ -220,7 +228,7 @@ def test_a_control_character_in_an_api_address_is_the_apis_400(user: Any) -> Non
     assert_api_error(api.get("/api/games/%00/"), 400, "control_character")
 
 
-def test_a_nul_in_any_form_field_is_a_400_and_changes_nothing() -> None:
+def test_a_nul_or_control_character_in_any_form_field_is_a_400_and_changes_nothing() -> None:
     game, users = started_game(deal=LONGER_DEAL)
     before = game_snapshot(game.pk)
     alice = client_for(users[0])
@@ -233,6 +241,7 @@ def test_a_nul_in_any_form_field_is_a_400_and_changes_nothing() -> None:
             {"action": json.dumps(FIRST_MOVE), "expected_version": "0\x00"},
         ),
         (reverse("notifications:settings"), {"time_zone": "Europe/\x00"}),
+        (reverse("notifications:settings"), {"time_zone": "UTC", "display_name": "Olga\x1b[5m"}),
         (reverse("api:token"), {"username": "a\x00", "password": "b"}),
     ]
     for url, data in posts:
@@ -305,3 +314,13 @@ def test_the_create_form_refuses_numbers_out_of_range_with_its_message(field: st
     assert response.status_code == 400
     assert 'class="errorlist' in response.content.decode() or 'class="error' in response.content.decode()
     assert not Game.objects.exists()
+
+
+def test_the_refusals_speak_the_readers_language(user: Any) -> None:
+    page = Client().get("/players/a%00b/", headers={"Accept-Language": "ru"})
+    assert page.status_code == 400 and "управляющий символ" in page.content.decode()
+    api = client_for(user)
+    response = api.post(
+        reverse("api:games"), "[" * 100, content_type="application/json", headers={"Accept-Language": "ru"}
+    )
+    assert "слишком глубоко" in assert_api_error(response, 400, "too_deep")["detail"]
