@@ -19,12 +19,14 @@ moved) takes no slot.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +55,8 @@ logger = logging.getLogger(__name__)
 
 #: How often the process reads the versions of the games its requests wait on.
 WAIT_POLL_SECONDS = 0.25
+#: How many of a process's waits use the database at once (``DATABASE_POOL_SIZE`` is 10).
+DATABASE_TURNS = 4
 #: A slot whose release never came (its process was killed) stops counting this long after
 #: the longest wait would have ended.
 SLOT_GRACE_SECONDS = 30.0
@@ -129,6 +133,11 @@ class Watch:
 
     watchers: Counter[int] = field(default_factory=Counter)
     latest: Reading | None = None
+    #: Turns at the database for checking a new wait and answering a woken one: a wave of
+    #: wakes queues here, on the loop, and leaves the pool's other connections to the other
+    #: requests (the shared reading needs no turn).
+    turns: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(DATABASE_TURNS))
+    waits: int = 0  # the loop's waits in progress
 
     async def version(self, game_id: int, tick: int) -> int | None:
         """The game's version read on beat ``tick`` (None: the game is gone)."""
@@ -161,15 +170,13 @@ class Watch:
         loop = asyncio.get_running_loop()
         self.watchers[game_id] += 1
         try:
-            while True:
-                now = loop.time()
+            while (now := loop.time()) < give_up:
                 next_beat = (math.floor(now / WAIT_POLL_SECONDS) + 1) * WAIT_POLL_SECONDS
-                await asyncio.sleep(max(0.0, min(next_beat, give_up) - now))
+                await asyncio.sleep(min(next_beat, give_up) - now)
                 tick = math.floor(loop.time() / WAIT_POLL_SECONDS)
                 if await self.version(game_id, tick) != known:
                     return True
-                if loop.time() >= give_up:
-                    return False
+            return False
         finally:
             self.watchers[game_id] -= 1
             if not self.watchers[game_id]:
@@ -177,23 +184,25 @@ class Watch:
 
 
 #: Each running event loop's watch (uvicorn: one loop a process; a sync server: one a request),
-#: kept while some wait of the loop watches a game.
+#: kept while a wait of the loop is in progress.
 _watches: dict[asyncio.AbstractEventLoop, Watch] = {}
 _watches_lock = threading.Lock()
 
 
-async def changed(game_id: int, known: int, give_up: float) -> bool:
-    """:meth:`Watch.changed` in the running loop's watch."""
+@contextlib.asynccontextmanager
+async def loop_watch() -> AsyncIterator[Watch]:
+    """The running loop's watch, for the length of one wait."""
     loop = asyncio.get_running_loop()
     with _watches_lock:
         found = _watches.setdefault(loop, Watch())
+        found.waits += 1
     try:
-        return await found.changed(game_id, known, give_up)
+        yield found
     finally:
-        if not found.watchers:
-            with _watches_lock:
-                if _watches.get(loop) is found:
-                    del _watches[loop]
+        with _watches_lock:
+            found.waits -= 1
+            if not found.waits and _watches.get(loop) is found:
+                del _watches[loop]
 
 
 # --- Slots: waits per user ------------------------------------------------------------------
@@ -224,7 +233,11 @@ class WaitSlots:
         with self._lock:
             client = self._clients.get(url)
             if client is None:
-                client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+                # Many request threads at once take turns on a few connections.
+                pool = redis.BlockingConnectionPool.from_url(
+                    url, max_connections=20, timeout=2.0, socket_timeout=0.5, socket_connect_timeout=0.5
+                )
+                client = redis.Redis(connection_pool=pool)
                 self._clients[url] = client
             return client
 
@@ -337,17 +350,18 @@ def begin(request: HttpRequest, game_id: int) -> Waiting | HttpResponse:
 
 def end(waiting: Waiting, moved: bool) -> HttpResponse:
     """The wait's answer: the game (as the caller may see it) if it moved on, else 204."""
-    slots.give_back(waiting.slot)
     view = waiting.view
     try:
-        response = (
-            view.get(waiting.request, waiting.game_id)
-            if moved
-            else Response(status=status.HTTP_204_NO_CONTENT)
-        )
-    except Exception as error:
-        response = view.handle_exception(error)
-    return _render(view, response)
+        try:
+            if moved:
+                response = view.get(waiting.request, waiting.game_id)
+            else:
+                response = Response(status=status.HTTP_204_NO_CONTENT)
+        except Exception as error:
+            response = view.handle_exception(error)
+        return _render(view, response)
+    finally:
+        hand_back_connections()
 
 
 @csrf_exempt  # as every DRF view: SessionAuthentication checks the CSRF token of unsafe methods
@@ -355,16 +369,19 @@ async def game_wait(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.method not in ("GET", "HEAD"):  # 405, or the OPTIONS answer: DRF's own
         response: HttpResponse = await sync_to_async(GameWaitView.as_view())(request, game_id=game_id)
         return response
-    begun = await sync_to_async(begin)(request, game_id)
-    if isinstance(begun, HttpResponse):
-        return begun
-    give_up = asyncio.get_running_loop().time() + settings.API_WAIT_SECONDS
-    try:
-        moved = await changed(game_id, begun.known, give_up)
-    except BaseException:
-        await sync_to_async(slots.give_back)(begun.slot)
-        raise
-    return await sync_to_async(end)(begun, moved)
+    async with loop_watch() as here:
+        async with here.turns:
+            begun = await sync_to_async(begin)(request, game_id)
+        if isinstance(begun, HttpResponse):
+            return begun
+        try:
+            give_up = asyncio.get_running_loop().time() + settings.API_WAIT_SECONDS
+            moved = await here.changed(game_id, begun.known, give_up)
+            async with here.turns:
+                answer: HttpResponse = await sync_to_async(end)(begun, moved)
+            return answer
+        finally:
+            await sync_to_async(slots.give_back)(begun.slot)
 
 
 # drf-spectacular lists a URL whose callback names a DRF view class: the endpoint's schema is

@@ -6,8 +6,9 @@ Needs PostgreSQL and Redis (as the tests do). It starts, on 127.0.0.1 only:
 
 - a fresh database ``durak_load`` (dropped and re-created, migrated; ``LOAD_DATABASE_URL``
   to change it) and static files collected, as the README's production section says;
-- ``gunicorn durak_site.wsgi`` with ``--workers`` sync workers, ``DEBUG`` off and a random
-  ``SECRET_KEY``;
+- the README's production server, gunicorn with ``--workers`` uvicorn workers (ASGI), ``DEBUG``
+  off and a random ``SECRET_KEY``; the application is ``benchmarks.timed_asgi``, which times
+  each request inside the server;
 - a Celery worker on Redis database ``--redis-db`` (flushed first; default ``TEST_REDIS_DB``
   or 9): every move queues its tasks (turn hook, timeout ETA, notifications) there.
 
@@ -25,14 +26,14 @@ the move to ``/healthz`` (targets: poll at most 1.5x, move at most 4x, at the me
 errors (target 0), and ``manage.py check_replays`` over every game played (all must pass).
 The latencies are measured twice: by the clients (what a player waits, including the time a
 request queues for a free worker, which a saturated server adds to every kind alike), and
-inside gunicorn (its access log's request time: what each request costs the server). The exit
+inside the server (``benchmarks.timed_asgi``: what each request costs the server). The exit
 status is non-zero on an error, a failed replay or a missed target of the clients' ratios.
 
 Settings that differ from a real deployment, and why: the HTTPS switches are off (plain HTTP
 on 127.0.0.1); the API throttles are lifted (every client comes from one address, which the
 per-IP rate would otherwise refuse within a second); ``API_WAIT_SECONDS=0``, so the API's long
-poll answers at once (a held request would tie up a sync worker and measure the wait, not the
-cost). Games have a 120 s move clock, so every move also queues a timeout task.
+poll answers at once (the run measures what a poll costs, not how long it waits). Games have a
+120 s move clock, so every move also queues a timeout task.
 """
 
 from __future__ import annotations
@@ -409,8 +410,8 @@ PATH_KINDS = [
 
 
 def server_side(access_log: Path) -> None:
-    """The same kinds, timed inside the gunicorn worker (from reading the request to writing
-    the answer): what a request costs, without the time it waited in the listen backlog."""
+    """The same kinds, timed inside the server (``benchmarks.timed_asgi``: from the request to
+    the answer's last byte): what a request costs, without the time it waited in the backlog."""
     by_kind: dict[str, list[float]] = defaultdict(list)
     for line in access_log.read_text().splitlines():
         parts = line.split()
@@ -425,7 +426,7 @@ def server_side(access_log: Path) -> None:
     if not by_kind.get("trivial"):
         return
     base = statistics.median(by_kind["trivial"])
-    print("inside the server (gunicorn's request time):")
+    print("inside the server (benchmarks.timed_asgi's request time):")
     print(f"{'request':<14}{'count':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'p50 / trivial':>15}")
     kinds = ["trivial", "poll", "poll 204", "poll 200", "poll api", "poll api 204", "poll api 200"]
     for kind in [*kinds, "move", "move api", "move (both)", "read", "setup"]:
@@ -466,7 +467,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=40, help="an even number: two per game")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--max-requests", type=int, default=200_000, help="stop after this many")
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn's uvicorn worker processes")
     parser.add_argument("--celery-concurrency", type=int, default=2)
     parser.add_argument(
         "--poll",
@@ -499,15 +500,13 @@ def main() -> None:
     server = start(
         [
             "gunicorn",
-            "durak_site.wsgi",
+            "benchmarks.timed_asgi:application",
+            "--worker-class=uvicorn_worker.UvicornWorker",
             f"--workers={args.workers}",
             f"--bind={HOST}:{port}",
             "--timeout=60",
-            f"--access-logfile={logs / 'access.log'}",
-            # method, path, status, time in the worker (microseconds): the cost without the backlog
-            "--access-logformat=%(m)s %(U)s %(s)s %(D)s",
         ],
-        env=env,
+        env={**env, "BENCHMARK_ACCESS_LOG": str(logs / "access.log")},
         log=logs / "gunicorn.log",
     )
     worker = start(
@@ -542,7 +541,7 @@ def main() -> None:
         load = os.getloadavg()
         print(
             f"{args.players} players in {args.players // 2} games for {args.seconds:g} s: gunicorn "
-            f"{args.workers} sync workers, Celery worker x{args.celery_concurrency}, poll every "
+            f"{args.workers} uvicorn workers, Celery worker x{args.celery_concurrency}, poll every "
             f"{args.poll:g} s; load average before {load[0]:.2f} on {os.cpu_count()} CPUs"
         )
         started = time.monotonic()

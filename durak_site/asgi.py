@@ -10,6 +10,7 @@ database connection would not outlive, so this process borrows its connections f
 """
 
 import os
+import warnings
 
 from django.core.asgi import get_asgi_application
 
@@ -17,6 +18,11 @@ from durak_site.access_log import quiet_polls
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
 os.environ.setdefault("DATABASE_POOL", "true")
+
+# whitenoise (synchronous middleware) answers a static file with a file iterator, which Django
+# reads in a thread under ASGI and warns about once per process: expected, and harmless for
+# files the size of a stylesheet.
+warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume synchronous iterators")
 
 application = get_asgi_application()
 quiet_polls()

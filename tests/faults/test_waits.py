@@ -57,7 +57,7 @@ async def timed(request: Any) -> tuple[httpx.Response, float]:
     return response, time.monotonic() - began
 
 
-def held_slots(client: redis.Redis, users: list[User]) -> int:
+def held_slots(client: redis.Redis, users: list[Any]) -> int:
     return sum(int(client.zcard(f"api-waits:{user.pk}")) for user in users)
 
 

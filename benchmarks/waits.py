@@ -1,0 +1,264 @@
+"""Many long polls held on one web process (a benchmark, not a test).
+
+    python -m benchmarks.waits [--waiters 200] [--workers 1] [--redis-db 9]
+
+Needs PostgreSQL and Redis (as the tests do). It re-creates a ``durak_waits`` database
+(``WAITS_DATABASE_URL`` to change it), serves the site as the README's production section says
+(gunicorn with uvicorn workers, ``DEBUG`` off, ``CACHE_URL`` on Redis database ``--redis-db``)
+and opens ``--waiters`` API long polls (``/api/games/<id>/wait/``, ``--arrivals`` new ones a
+second; eight per user, the most a user may hold; half on each of two running games). Once the
+server holds them all (every user's wait slots are taken, in Redis), it times ``/healthz``
+``--probes`` times one after the other, reads the web process's threads and memory, then makes
+a move in one game and times how long its waiters take to see it. The waits of the other game
+are still held at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.load import HOST, free_port, start, stop  # noqa: E402
+
+DATABASE_URL = os.environ.get("WAITS_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/durak_waits")
+PER_USER = 8
+
+
+def site_env(*, redis_db: int) -> dict[str, str]:
+    return {
+        "DJANGO_SETTINGS_MODULE": "durak_site.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "DATABASE_URL": DATABASE_URL,
+        "CELERY_BROKER_URL": f"redis://127.0.0.1:6379/{redis_db}",
+        "CACHE_URL": f"redis://127.0.0.1:6379/{redis_db}",
+        "CELERY_TASK_ALWAYS_EAGER": "true",  # this process's move: no worker needed
+        "EMAIL_URL": "dummymail://",
+        "ALLOWED_HOSTS": HOST,
+        "LOG_LEVEL": "WARNING",
+        "SECURE_SSL_REDIRECT": "false",
+        "SESSION_COOKIE_SECURE": "false",
+        "CSRF_COOKIE_SECURE": "false",
+        "SECURE_HSTS_SECONDS": "0",
+        "API_RATE_USER": "1000000/min",
+        "API_RATE_IP": "1000000/min",
+        "API_WAIT_SECONDS": "300",
+    }
+
+
+def fresh_database() -> None:
+    import psycopg
+
+    name = DATABASE_URL.rsplit("/", 1)[1]
+    with psycopg.connect(DATABASE_URL.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def setup_site(waiters: int) -> tuple[list[Any], list[Any], list[str]]:
+    """Two running games (with their players) and the session keys of the waiting users."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.management import call_command
+
+    from accounts.models import User
+    from games import services
+
+    call_command("migrate", verbosity=0)
+    users = User.objects.bulk_create(
+        User(username=f"waits-{n}", email=f"waits-{n}@example.com", password="!unusable")
+        for n in range(-(-waiters // PER_USER) + 4)
+    )
+    games: list[Any] = []
+    for first, second in ((users[0], users[1]), (users[2], users[3])):
+        game = services.game_create(creator=first, preset="classic", num_players=2, seed=len(games) + 1)
+        services.game_join(user=second, game_id=game.pk)
+        game.refresh_from_db()
+        games.append(game)
+    sessions = []
+    for user in users[4:]:
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = "moderation.backends.ModelBackend"
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        sessions.append(str(session.session_key))
+    return games, users[4:], sessions
+
+
+def make_a_move(game_id: int) -> int:
+    """The first legal action of the player the engine waits for; the new version."""
+    import durak
+    from games import services
+    from games.models import Game
+
+    game = Game.objects.get(pk=game_id)
+    assert game.state is not None
+    engine = durak.Game.from_dict(game.state)
+    player = engine.waiting_for()[0]
+    user = game.seats.get(position=player).user
+    services.make_move(
+        user=user, game_id=game_id, action=engine.legal_actions(player)[0], expected_version=game.version
+    )
+    return Game.objects.get(pk=game_id).version
+
+
+def process_status(pid: int) -> str:
+    """Threads and resident memory of the server's worker processes (children of ``pid``)."""
+    children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+    parts = []
+    for child in children:
+        fields = dict(
+            line.split(":", 1)
+            for line in Path(f"/proc/{child}/status").read_text().splitlines()
+            if ":" in line
+        )
+        parts.append(
+            f"worker {child}: {fields['Threads'].strip()} threads, {fields['VmRSS'].strip()} resident"
+        )
+    return "; ".join(parts)
+
+
+async def drive(
+    base: str, args: argparse.Namespace, games: list[Any], users: list[Any], sessions: list[str]
+) -> None:
+    import httpx
+    import redis
+
+    shared = redis.Redis.from_url(f"redis://127.0.0.1:6379/{args.redis_db}")
+
+    def held() -> int:
+        return sum(int(shared.zcard(f"api-waits:{user.pk}")) for user in users)
+
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=20)
+    async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(600.0), limits=limits) as client:
+        tasks: dict[int, list[asyncio.Task[Any]]] = {game.pk: [] for game in games}
+        began = time.monotonic()
+        for index in range(args.waiters):
+            if index and not index % 50:  # clients arrive over a moment, not in one instant
+                await asyncio.sleep(50 / args.arrivals)
+            game = games[index % 2]
+            cookie = {"Cookie": f"sessionid={sessions[index // PER_USER]}"}
+            url = f"/api/games/{game.pk}/wait/?version={game.version}"
+            tasks[game.pk].append(asyncio.create_task(client.get(url, headers=cookie)))
+        every = [task for waiting in tasks.values() for task in waiting]
+        while (count := await asyncio.to_thread(held)) < args.waiters:
+            finished = [task for task in every if task.done()]
+            if finished:
+                sys.exit(f"a wait answered early: {finished[0].result()}")
+            if time.monotonic() - began > 300:
+                sys.exit(f"only {count} of {args.waiters} waits held after 300 s")
+            await asyncio.sleep(0.2)
+        print(f"{args.waiters} waits held after {time.monotonic() - began:.1f} s")
+        print(process_status(args.server_pid))
+
+        latencies = []
+        for _ in range(args.probes):
+            sent = time.monotonic()
+            response = await client.get("/healthz")
+            latencies.append(time.monotonic() - sent)
+            assert response.status_code == 200
+        latencies.sort()
+        print(
+            f"/healthz while they are held, {args.probes} one after the other: p50 "
+            f"{statistics.median(latencies) * 1000:.1f} ms, p95 {latencies[int(len(latencies) * 0.95) - 1] * 1000:.1f} ms, "
+            f"max {latencies[-1] * 1000:.1f} ms"
+        )
+
+        moved = games[0]
+        sent = time.monotonic()
+        version = await asyncio.to_thread(make_a_move, moved.pk)
+        woken = []
+        for task in asyncio.as_completed(tasks[moved.pk]):
+            answer = await task
+            assert answer.status_code == 200 and answer.json()["version"] == version, answer.text[:200]
+            woken.append(time.monotonic() - sent)
+        print(
+            f"a move in one game: its {len(woken)} waiters answered with the new version after "
+            f"p50 {statistics.median(woken) * 1000:.0f} ms, the last after {woken[-1] * 1000:.0f} ms"
+        )
+        still = sum(not task.done() for task in tasks[games[1].pk])
+        print(f"the other game's waits still held: {still} of {len(tasks[games[1].pk])}")
+        for task in every:
+            task.cancel()
+        await asyncio.gather(*every, return_exceptions=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--waiters", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=1, help="gunicorn's uvicorn worker processes")
+    parser.add_argument("--arrivals", type=float, default=250.0, help="new waits a second, opening them")
+    parser.add_argument("--probes", type=int, default=50, help="/healthz requests while the waits are held")
+    parser.add_argument("--redis-db", type=int, default=int(os.environ.get("TEST_REDIS_DB", "9")))
+    args = parser.parse_args()
+
+    env = site_env(redis_db=args.redis_db)
+    os.environ.update(env)
+    import redis
+
+    redis.Redis.from_url(env["CACHE_URL"]).flushdb()
+    fresh_database()
+    games, users, sessions = setup_site(args.waiters)
+    from django.db import connections
+
+    connections.close_all()
+
+    logs = ROOT / ".celery" / "waits"
+    logs.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    server = start(
+        [
+            "gunicorn",
+            "durak_site.asgi:application",
+            "--worker-class=uvicorn_worker.UvicornWorker",
+            f"--workers={args.workers}",
+            f"--bind={HOST}:{port}",
+            "--timeout=60",
+        ],
+        env=env,
+        log=logs / "gunicorn.log",
+    )
+    args.server_pid = server.pid
+    try:
+        import httpx
+
+        base = f"http://{HOST}:{port}"
+        up_by = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(base + "/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > up_by or server.poll() is not None:
+                sys.exit(f"gunicorn did not come up; see {logs / 'gunicorn.log'}")
+            time.sleep(0.2)
+        load = os.getloadavg()
+        print(
+            f"{args.waiters} waits on {args.workers} uvicorn worker(s); "
+            f"load average before {load[0]:.2f} on {os.cpu_count()} CPUs"
+        )
+        asyncio.run(drive(base, args, games, users, sessions))
+        load = os.getloadavg()
+        print(f"load average at the end: {load[0]:.2f} (1 min)")
+    finally:
+        stop(server)
+
+
+if __name__ == "__main__":
+    main()
