@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from knox import auth
@@ -29,6 +30,17 @@ class TokenAuthentication(auth.TokenAuthentication):  # type: ignore[misc]
             if not named and isinstance(user, User) and user.language:
                 translation.activate(user.language)
                 request._request.LANGUAGE_CODE = user.language
+        return result
+
+    def authenticate_credentials(self, token: bytes) -> tuple[Any, ApiToken]:
+        # knox decodes the header without a guard: bytes that are not UTF-8 would be a 500.
+        try:
+            token.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid token header. Token string should not contain invalid characters.")
+            ) from error
+        result: tuple[Any, ApiToken] = super().authenticate_credentials(token)
         return result
 
     def validate_user(self, auth_token: ApiToken) -> tuple[Any, ApiToken]:

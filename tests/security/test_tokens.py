@@ -148,6 +148,10 @@ def test_several_named_tokens_per_user_listed_without_their_secret() -> None:
     for name in ("laptop bot", "server bot", "a script"):
         assert name in html
     assert inline_code(html) == []
+    assert (
+        reverse("accounts:api_tokens")
+        in browser(user).get(reverse("notifications:settings")).content.decode()
+    )
     # Another user's list does not show them.
     stranger = UserFactory()
     assert api_as(new_token(stranger)).get(reverse("api:tokens")).json()["count"] == 1
@@ -371,6 +375,16 @@ def test_a_user_has_at_most_the_limit_of_live_tokens(settings: Any) -> None:
         expiry=timezone.now() - timedelta(seconds=1)
     )
     assert log_in_for_a_token(user).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "header", ["Token", "Token a b", "Token \xff\xfe", "Token " + "f" * 5000, "Token ' OR 1=1 --"]
+)
+def test_a_malformed_token_header_is_a_plain_401(header: str) -> None:
+    """Not a 500: knox alone fails on a header that is not UTF-8."""
+    new_token(UserFactory())
+    response = APIClient().get(reverse("api:me"), HTTP_AUTHORIZATION=header)
+    assert response.status_code == 401 and response.json()["code"] == "authentication_failed"
 
 
 def test_the_migration_drops_drfs_clear_tokens() -> None:
