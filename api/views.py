@@ -5,11 +5,9 @@ No rule or permission is decided here: a service raises a ``GameError`` that
 illegal move.
 """
 
-import time
 from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -22,7 +20,6 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from games import selectors, services
-from games.exceptions import GameNotFound
 from games.models import Game, Move
 
 from .serializers import (
@@ -34,9 +31,6 @@ from .serializers import (
     MoveSerializer,
     UserSerializer,
 )
-
-# How often a waiting request looks at the version column.
-WAIT_POLL_SECONDS = 0.25
 
 
 @csrf_exempt  # nothing is changed; the answer is the same JSON 404 for every method
@@ -212,42 +206,3 @@ class GameMovesView(generics.GenericAPIView[Move]):
         )
         page = self.paginate_queryset(selectors.game_moves(game_id=game_id))
         return self.get_paginated_response(MoveSerializer(page, many=True).data)
-
-
-class WaitQuery(serializers.Serializer[Any]):
-    version = serializers.IntegerField(min_value=0, help_text="The version you have.")
-
-
-class GameWaitView(APIView):
-    @extend_schema(
-        parameters=[WaitQuery],
-        responses={
-            200: GameDetailSerializer,
-            204: OpenApiResponse(description="Nothing changed within the wait; ask again."),
-            **errors(400, 404),
-        },
-        tags=["games"],
-    )
-    def get(self, request: Request, game_id: int) -> Response:
-        """Long poll: answers as soon as the game's version differs from ``version``.
-
-        Holds the request at most ``API_WAIT_SECONDS`` and looks only at the version
-        column meanwhile (one cheap query every quarter second).
-        """
-        query = WaitQuery(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        known = query.validated_data["version"]
-        # A game the caller may not see: 404 at once, as for a missing one, never a 204.
-        selectors.game_version_for_viewer(
-            game_id=game_id, user=request.user, shared_game_ids=selectors.share_link_game_ids(request.session)
-        )
-        give_up = time.monotonic() + settings.API_WAIT_SECONDS
-        while True:
-            current = selectors.game_version(game_id=game_id)
-            if current is None:
-                raise GameNotFound(_("There is no game %(game)s.") % {"game": game_id})
-            if current != known:
-                return Response(game_detail_data(request, game_id))
-            if time.monotonic() >= give_up:
-                return Response(status=status.HTTP_204_NO_CONTENT)
-            time.sleep(min(WAIT_POLL_SECONDS, max(0.0, give_up - time.monotonic())))
