@@ -1,11 +1,15 @@
 import zoneinfo
+from typing import Any
 
 from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken
 from knox.settings import CONSTANTS
+
+from .names import name_skeleton, validate_not_lookalike
 
 
 def validate_time_zone(value: str) -> None:
@@ -29,6 +33,18 @@ BOT_LEVELS = [
 # django-stubs cannot type the reverse relation of ApiToken.user: it comes from knox's untyped base.
 class User(AbstractUser):  # type: ignore[django-manager-missing]
     """A player. Its own model from the first migration, so fields can be added later."""
+
+    # AbstractUser's, with one more validator: no name that looks like another player's.
+    username = models.CharField(
+        _("username"),
+        max_length=150,
+        unique=True,
+        help_text=_("Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only."),
+        validators=[UnicodeUsernameValidator(), validate_not_lookalike],
+        error_messages={"unique": _("A user with that username already exists.")},
+    )
+    #: ``accounts.names.name_skeleton(username)``, kept by ``save()``: what look-alikes share.
+    username_skeleton = models.TextField(editable=False, default="")
 
     display_name = models.CharField(
         _("display name"),
@@ -78,8 +94,18 @@ class User(AbstractUser):  # type: ignore[django-manager-missing]
         help_text=_("Which durak.bots player moves for this account; empty for people."),
     )
 
+    class Meta(AbstractUser.Meta):
+        indexes = [models.Index(fields=["username_skeleton"], name="user_skeleton_idx")]
+
     def __str__(self) -> str:
         return self.username
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.username_skeleton = name_skeleton(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        super().save(*args, **kwargs)
 
     @property
     def name(self) -> str:
