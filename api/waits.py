@@ -35,7 +35,6 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connections
 from django.http import HttpRequest, HttpResponse
-from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -45,7 +44,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors
-from games.exceptions import GameNotFound
 from games.models import Game
 
 from .serializers import GameDetailSerializer
@@ -88,11 +86,11 @@ class GameWaitView(APIView):
 
 
 def watched_version(request: Request, game_id: int) -> int:
-    """The version of a game the caller may see; ``GameNotFound`` otherwise."""
-    version = selectors.game_version(game_id=game_id)
-    if version is None:
-        raise GameNotFound(_("There is no game %(game)s.") % {"game": game_id})
-    return version
+    """The version of a game the caller may see (``games.selectors.game_visible_to``); else the
+    ``GameNotFound`` of a missing game: 404 at once, never a 204 after the wait."""
+    return selectors.game_version_for_viewer(
+        game_id=game_id, user=request.user, shared_game_ids=selectors.share_link_game_ids(request.session)
+    )
 
 
 def versions_of(game_ids: list[int]) -> dict[int, int]:
