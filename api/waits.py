@@ -2,7 +2,8 @@
 
 A waiting request holds no worker and no database connection: the view awaits the change on
 the event loop, where every wait of the process shares one reading of the versions of all the
-games waited on, one query per ``WAIT_POLL_SECONDS`` (:class:`Watch`), however many wait.
+games waited on, one query per ``WAIT_POLL_SECONDS`` (:class:`Watch`), however many wait. (The
+thread Django runs the synchronous middleware in stays parked meanwhile, asleep.)
 
 Everything else is the API's own: :class:`GameWaitView` is a DRF view that is never
 dispatched for a ``GET``; its checks (the API's authentication, permission and throttle
