@@ -21,7 +21,7 @@ from durak.cards import (
     pretty,
     sort_hand,
 )
-from durak.game import ACTION_TYPES, SYSTEM_ACTION_TYPES, Action, Game, IllegalAction, beats
+from durak.game import ACTION_TYPES, SYSTEM_ACTION_TYPES, Action, Game, IllegalAction, NoPlayerLeft, beats
 from durak.messages import DurakError
 from durak.rules import PRESETS, Rules, RulesError
 
@@ -36,6 +36,7 @@ __all__ = [
     "DurakError",
     "Game",
     "IllegalAction",
+    "NoPlayerLeft",
     "Rules",
     "RulesError",
     "beats",

@@ -54,6 +54,11 @@ class IllegalAction(DurakError):
     """An action the rules do not allow now; the game is left exactly as it was."""
 
 
+class NoPlayerLeft(RuntimeError):
+    """A search for the next player found none: a state the engine never reaches through
+    ``apply``, reported instead of searching forever."""
+
+
 def beats(attack: str, defence: str, trump: str | None) -> bool:
     """Whether ``defence`` beats ``attack``: a higher card of its suit, or any trump on a non-trump.
 
@@ -288,13 +293,14 @@ class Game:
         return bool(self.hands[player]) or bool(self.stock)
 
     def _next_in_game(self, player: int, include_self: bool = False) -> int:
-        """The first player still in the game after ``player`` in the direction of play."""
+        """The first player still in the game after ``player`` in the direction of play (``player``
+        itself when nobody else is left). Called only while someone is in the game."""
         start = 0 if include_self else 1
         for step in range(start, self.players + start):
             candidate = (player + step * self.direction) % self.players
             if self._in_game(candidate):
                 return candidate
-        raise AssertionError("no player is left in the game")
+        raise NoPlayerLeft("no player is left in the game")
 
     def _previous_in_game(self, player: int) -> int:
         for step in range(1, self.players):
@@ -303,13 +309,22 @@ class Game:
                 return candidate
         return player
 
-    def _next_opponent(self, player: int) -> int:
+    def _next_opponent(self, player: int) -> int | None:
         """Whom ``player`` attacks or passes an attack to: the next player still in the game in
-        the direction of play (in a team game, the next such opponent)."""
-        candidate = self._next_in_game(player)
-        while not self._opponents(player, candidate):
-            candidate = self._next_in_game(candidate)
-        return candidate
+        the direction of play (in a team game, the next such opponent); None when there is none,
+        as in a team game once only the defender's side holds cards."""
+        for step in range(1, self.players):
+            candidate = (player + step * self.direction) % self.players
+            if self._in_game(candidate) and self._opponents(player, candidate):
+                return candidate
+        return None
+
+    def _opponent_to_attack(self, player: int) -> int:
+        """The defender against ``player``; only called while the game is on, so one exists."""
+        defender = self._next_opponent(player)
+        if defender is None:
+            raise NoPlayerLeft(f"player {player} has no opponent left in the game")
+        return defender
 
     def _seat_player(self, seat: int) -> int:
         """Black Book team durak: who plays the turns of ``seat``: its player, or once they are
@@ -328,7 +343,7 @@ class Game:
             self._set_slot(attacker)
         else:
             self.attacker = attacker
-            self.defender = self._next_opponent(attacker)
+            self.defender = self._opponent_to_attack(attacker)
 
     def _opening_limit_applies(self) -> bool:
         rules = self.rules
@@ -523,12 +538,13 @@ class Game:
         still in the game, or None when nobody else is left."""
         defender = self.defender
         assert defender is not None
+        target: int | None
         if self.rules.teams == "black_book":
             assert self.slot is not None
             target = self._seat_player(self.slot + 2 * self.direction)
         else:
             target = self._next_opponent(defender)
-        if target == defender or not self._in_game(target):
+        if target is None or target == defender or not self._in_game(target):
             return None
         return target
 
@@ -816,7 +832,7 @@ class Game:
             assert self.slot is not None
             self._set_slot(self.slot)
         else:
-            self.defender = self._next_opponent(player)
+            self.defender = self._opponent_to_attack(player)
 
     def _apply_timeout(self, player: int, action: Action) -> None:
         if player not in self.waiting_for():
