@@ -21,15 +21,27 @@ from durak.cards import (
     pretty,
     sort_hand,
 )
-from durak.game import ACTION_TYPES, SYSTEM_ACTION_TYPES, Action, Game, IllegalAction, NoPlayerLeft, beats
+from durak.game import (
+    ACTION_TYPES,
+    PREFERENCE_ACTION_TYPES,
+    STATE_FORMAT,
+    SYSTEM_ACTION_TYPES,
+    Action,
+    Game,
+    IllegalAction,
+    NoPlayerLeft,
+    beats,
+)
 from durak.messages import DurakError
 from durak.rules import PRESETS, Rules, RulesError
 
 __all__ = [
     "ACTION_TYPES",
     "DECK_SIZES",
+    "PREFERENCE_ACTION_TYPES",
     "PRESETS",
     "RANKS",
+    "STATE_FORMAT",
     "SUITS",
     "SYSTEM_ACTION_TYPES",
     "Action",

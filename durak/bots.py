@@ -55,7 +55,8 @@ class RandomBot:
 
 class RuleBot:
     """Rules of thumb: beat with the cheapest card, keep trumps, attack with low cards, take when
-    defending costs too much while the stock lasts, transfer when it saves a trump."""
+    defending costs too much while the stock lasts, transfer when it saves a trump, throw in cheap
+    cards (any once the stock is gone) and say "done" (pass) otherwise."""
 
     name = "rules"
 
@@ -199,11 +200,14 @@ class SearchBot:
     def _sample(self, view: dict[str, Any], knowledge: Knowledge) -> Game:
         """One deal of the unseen cards consistent with the view and the public log.
 
-        Who is waited for, and what this seat may do, can depend on other hands (a player with
-        no card that fits counts as passed), so a deal that disagrees with the view is dealt
+        Nothing in a view depends on another player's cards, so every such deal agrees with it.
+        Only a game stored before throw-in waiting became public (state format 1) waits just for
+        players holding a card that fits: there a deal that disagrees with the view is dealt
         again; after a few tries the last deal is kept and actions it refuses score as losses.
         """
         game = self._deal(view, knowledge)
+        if view["format"] != 1:
+            return game
         for _ in range(30):
             if (
                 game.waiting_for() == view["waiting_for"]

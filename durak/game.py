@@ -1,10 +1,11 @@
 """The game: state, legal actions, applying actions, and what each player may see.
 
-A two-player game from a stacked deal (hearts are trumps, the face-up 9H is drawn last):
+A two-player game from a stacked deal (hearts are trumps, the face-up 9H is drawn last; the
+cards in neither the hands nor the stock are in the discard):
 
 >>> from durak import Game, Rules
 >>> hands = [["6S", "7H"], ["8S", "AD"]]
->>> game = Game.from_deal(Rules.preset("classic"), hands=hands, stock=["10C", "9H"])
+>>> game = Game.from_deal(Rules.preset("classic"), hands=hands, stock=["10C", "6D", "9H"])
 >>> game.attacker, game.defender          # player 0 holds the lowest trump, the 7H
 (0, 1)
 >>> game.apply({"type": "attack", "player": 0, "cards": ["6S"]})
@@ -15,10 +16,29 @@ Traceback (most recent call last):
 ...
 durak.game.IllegalAction: AD does not beat 6S
 >>> game.apply({"type": "defend", "player": 1, "target": "6S", "card": "8S"})
->>> game.table, game.last_bout["result"]   # player 0 has no 6 or 8 to add: beaten off at once
+>>> game.waiting_for(), game.legal_actions(0)  # 0 might hold the 6D: the bout waits for "done"
+([0], [{'type': 'pass', 'player': 0}])
+>>> game.apply({"type": "pass", "player": 0})
+>>> game.table, game.last_bout["result"]
 ([], 'beaten')
 >>> game.hands, game.attacker             # player 0 drew first, the face-up 9H last; 1 attacks
-([['7H', '10C', '9H'], ['AD']], 1)
+([['7H', '10C', '6D', '9H'], ['AD']], 1)
+
+Throwing in is public. Everyone the rules let add a card at this moment (judged by public facts
+only: not the defender, holding cards, the rules' ``throw_in``, ``throw_when``, ``add_after_take``
+and team conditions, the bout not closed by an enchanted queen, room under the bout's limit, and
+some card of a rank that may be added not yet seen on the table or in the discard) is offered
+``pass`` ("done") whether or not they hold a card that fits, and the bout waits for them: a player
+who cannot add looks exactly like one who chooses not to. A thrower whose time runs out passes,
+without a timeout strike. ``{"type": "auto_pass", "player": p, "on": true}`` ("don't wait for me
+to throw in") is a preference, not a move: never in ``legal_actions``, accepted from any player
+still in the game at any time; while it is on the bout never waits for that player as a thrower
+and counts them as passed, though they may still throw in while the bout is open. The flag is
+public (``view()["auto_pass"]``).
+
+States stored before this rule (no ``"format"`` in ``to_dict()``) keep the old one, where only a
+player holding a card that fits was waited for: ``Game.new(..., state_format=1)`` replays such a
+game's move log (see :meth:`Game.format_of`).
 """
 
 from __future__ import annotations
@@ -29,7 +49,7 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Any, Final, TypeAlias
 
-from durak.cards import ALL_CARDS, RANK_VALUE, SUITS, deck, sort_hand
+from durak.cards import ALL_CARDS, DECK_SIZES, RANK_VALUE, SUITS, deck, sort_hand
 from durak.enchanted import enchanted_beats
 from durak.messages import DurakError, gettext_noop
 from durak.rules import Rules, RulesError
@@ -48,6 +68,16 @@ ACTION_TYPES: Final = (
 #: Actions the site applies for a player rather than a choice offered to them: ``timeout`` when the
 #: player's time runs out, ``resign`` when they walk away (leave a running game, or are suspended).
 SYSTEM_ACTION_TYPES: Final = ("timeout", "resign")
+#: A player's standing choices, not moves: never in ``legal_actions``, never waited for, accepted
+#: from a player still in the game at any time. ``auto_pass`` (``"on": true`` or ``false``): don't
+#: wait for me to throw in.
+PREFERENCE_ACTION_TYPES: Final = ("auto_pass",)
+
+#: The format ``to_dict()`` writes: 2, every player allowed to throw in is waited for (public
+#: waiting). 1, the states stored before it (no ``"format"`` key): only a player holding a card
+#: that fits was waited for, and a thrower's timeout was a strike like any other.
+STATE_FORMAT: Final = 2
+STATE_FORMATS: Final = (1, 2)
 
 
 class IllegalAction(DurakError):
@@ -117,15 +147,28 @@ class Game:
     closed: bool
     king_defended: bool
     may_reverse: int | None
+    #: Players who asked not to be waited for to throw in (public; see the module docstring).
+    auto_pass: set[int]
+    #: Which throw-in waiting the game plays: :data:`STATE_FORMAT`, or 1 for a game stored before it.
+    state_format: int
 
     # --- construction -----------------------------------------------------------------------
 
     @classmethod
     def new(
-        cls, rules: Rules, players: int, seed: int | str, dealer: int = 0, first_game: bool = True
+        cls,
+        rules: Rules,
+        players: int,
+        seed: int | str,
+        dealer: int = 0,
+        first_game: bool = True,
+        state_format: int = STATE_FORMAT,
     ) -> Game:
         """Shuffle with ``random.Random(seed)``, deal one card at a time clockwise from the dealer's
         left, turn the trump, and find the first attacker.
+
+        ``state_format`` is for replaying a game stored before the current rules of throw-in
+        waiting (:meth:`format_of` its stored state); a new game plays the current ones.
 
         >>> game = Game.new(Rules.preset("classic"), players=6, seed=1, dealer=2)
         >>> game.stock_size, game.trump_card == game.hands[2][-1]
@@ -149,7 +192,7 @@ class Game:
         else:
             trump_card = hands[dealer][-1]
             stock = []
-        game = cls._empty(rules, players, dealer)
+        game = cls._empty(rules, players, dealer, state_format)
         game.hands = hands
         game.stock = stock
         game.trump_card = trump_card
@@ -166,11 +209,13 @@ class Game:
         dealer: int = 0,
         first_attacker: int | None = None,
         trump: str | None = None,
+        state_format: int = STATE_FORMAT,
     ) -> Game:
         """A stacked deal: ``stock[0]`` is drawn first and ``stock[-1]`` is the face-up trump card.
 
         Cards of the deck in neither the hands nor the stock are already discarded, so an endgame
-        can be set up directly. ``trump`` is needed only when the stock is empty.
+        can be set up directly. ``trump`` is needed only when the stock is empty. ``state_format``
+        as for :meth:`new`.
         """
         players = len(hands)
         if not 2 <= players <= 6:
@@ -190,7 +235,7 @@ class Game:
             )
         if len(set(in_play)) != len(in_play):
             raise RulesError(gettext_noop("a card is dealt twice"))
-        game = cls._empty(rules, players, dealer)
+        game = cls._empty(rules, players, dealer, state_format)
         if stock:
             game.trump_card = stock[-1]
             game.trump = game._trump_of(stock[-1])
@@ -218,7 +263,9 @@ class Game:
         return game
 
     @classmethod
-    def _empty(cls, rules: Rules, players: int, dealer: int) -> Game:
+    def _empty(cls, rules: Rules, players: int, dealer: int, state_format: int = STATE_FORMAT) -> Game:
+        if state_format not in STATE_FORMATS:
+            raise ValueError(f"no state format {state_format!r}: the engine plays {STATE_FORMATS}")
         game = cls.__new__(cls)
         game.rules = rules
         game.players = players
@@ -253,7 +300,21 @@ class Game:
         game.closed = False
         game.king_defended = False
         game.may_reverse = None
+        game.auto_pass = set()
+        game.state_format = state_format
         return game
+
+    @staticmethod
+    def format_of(state: dict[str, Any]) -> int:
+        """The state format of a stored ``to_dict()``: what :meth:`new` and :meth:`from_deal` need to
+        replay its game's move log.
+
+        >>> Game.format_of(Game.new(Rules.preset("classic"), 2, seed=1).to_dict())
+        2
+        >>> Game.format_of({})  # a state stored before formats were written
+        1
+        """
+        return int(state.get("format", 1))
 
     def _trump_of(self, trump_card: str) -> str | None:
         # "If an eight turns up as the card that determines the trump ... no trump suit."
@@ -429,23 +490,63 @@ class Game:
             return player in (self._next_in_game(defender), self._previous_in_game(defender))
         return True
 
+    def _room(self) -> bool:
+        """Whether the running bout is below its limit of attack cards."""
+        return bool(self.table) and self.limit is not None and len(self.table) < self.limit
+
+    def _throw_ranks(self) -> set[str]:
+        """The ranks a card thrown in now may have."""
+        if "9" in self.rules.enchanted:
+            # "This card can be thrown in even if no other nines have been played."
+            return self.ranks | {"9"}
+        return self.ranks
+
     def _throwable(self, player: int) -> list[str]:
         """The cards ``player`` could throw in now, ignoring the main attacker's priority."""
-        if not self.table or self.limit is None or len(self.table) >= self.limit:
+        if not self._room() or not self._may_throw_in(player):
             return []
-        if not self._may_throw_in(player):
-            return []
-        ranks = self.ranks
-        if "9" in self.rules.enchanted:
-            ranks = ranks | {"9"}  # "This card can be thrown in even if no other nines have been played."
+        ranks = self._throw_ranks()
         return [card for card in self.hands[player] if card[:-1] in ranks]
 
+    def _unseen_card_fits(self) -> bool:
+        """Whether some card that could be thrown in now is one nobody has seen: not on the table,
+        in the discard or face up under the stock. Public facts only."""
+        seen = {card for pair in self.table for card in pair if card is not None}
+        seen.update(self.discard)
+        if self.stock:
+            seen.add(self.stock[-1])
+        ranks = self._throw_ranks()
+        return any(card[:-1] in ranks and card not in seen for card in _DECKS[self.rules.deck_size])
+
+    def _may_add(self, player: int) -> bool:
+        """Whether the bout waits for ``player`` to throw in or say "done" (unless they have
+        passed, or asked not to be waited for).
+
+        Public facts only: the rules let ``player`` add a card at this moment, there is room under
+        the limit, and not every card that could be added is in sight, whatever ``player`` holds.
+        In a game stored before this rule (state format 1): whether they hold a card that fits.
+        """
+        if self.state_format == 1:
+            return bool(self._throwable(player))
+        return self._room() and self._may_throw_in(player) and self._unseen_card_fits()
+
+    def _waits_to_throw_in(self, player: int) -> bool:
+        return (
+            player != self.defender
+            and player not in self.passed
+            and player not in self.auto_pass
+            and self._may_add(player)
+        )
+
     def _has_priority(self, player: int) -> bool:
+        """Whether ``player`` may throw in before the main attacker has finished: always under free
+        priority; else once the main attacker has passed since the last card landed (or asked not
+        to be waited for), or may not add a card at all."""
         if self.rules.throw_priority == "free" or player == self.attacker:
             return True
         attacker = self.attacker
         assert attacker is not None
-        return attacker in self.passed or not self._throwable(attacker)
+        return attacker in self.passed or attacker in self.auto_pass or not self._may_add(attacker)
 
     def _swap_card(self, player: int) -> str | None:
         """The lowest trump ``player`` may swap for the face-up trump card now, if any."""
@@ -471,13 +572,14 @@ class Game:
                     actions.append({"type": "reverse", "player": player})
         elif player == self.defender:
             actions = self._defender_actions(player)
-        elif player not in self.passed:
-            throwable = self._throwable(player)
-            if throwable:
-                if self._has_priority(player):
-                    actions = [{"type": "throw", "player": player, "card": card} for card in throwable]
-                    if "8" in self.rules.enchanted:
-                        actions = self._name_eights(actions)
+        elif player not in self.passed and self._may_add(player):
+            if self._has_priority(player):
+                actions = [
+                    {"type": "throw", "player": player, "card": card} for card in self._throwable(player)
+                ]
+                if "8" in self.rules.enchanted:
+                    actions = self._name_eights(actions)
+            if player not in self.auto_pass:
                 actions.append({"type": "pass", "player": player})
         if self._swap_card(player):
             actions.append({"type": "swap_trump", "player": player})
@@ -583,7 +685,7 @@ class Game:
             if player == self.defender:
                 if not self.taking and any(d is None for _, d in self.table):
                     waiting.append(player)
-            elif player not in self.passed and self._throwable(player):
+            elif self._waits_to_throw_in(player):
                 waiting.append(player)
         return waiting
 
@@ -595,7 +697,11 @@ class Game:
             raise IllegalAction(gettext_noop("an action is a JSON object with a type and a player"))
         kind = action.get("type")
         player = action.get("player")
-        if kind not in ACTION_TYPES and kind not in SYSTEM_ACTION_TYPES:
+        if (
+            kind not in ACTION_TYPES
+            and kind not in SYSTEM_ACTION_TYPES
+            and kind not in PREFERENCE_ACTION_TYPES
+        ):
             raise IllegalAction(
                 gettext_noop("unknown action type {kind}: use one of {types}"),
                 kind=repr(kind),
@@ -618,7 +724,7 @@ class Game:
             raise IllegalAction(gettext_noop("a {kind} action needs {fields}"), kind=kind, fields=missing)
         self.events = []
         _HANDLERS[kind](self, player, action)
-        if kind != "timeout":
+        if kind not in ("timeout", *PREFERENCE_ACTION_TYPES):
             self.timeouts[player] = 0
         if self.table and not self.over and self._bout_complete():
             self._end_bout()
@@ -792,9 +898,40 @@ class Game:
             raise IllegalAction(gettext_noop("the defender beats, transfers or takes; only attackers pass"))
         if player in self.passed:
             raise IllegalAction(gettext_noop("you have passed already"))
-        if not self._throwable(player):
-            raise IllegalAction(gettext_noop("you have no card to throw in, so there is nothing to pass"))
+        if player in self.auto_pass:
+            raise IllegalAction(
+                gettext_noop("you asked not to be waited for to throw in: you count as passed already")
+            )
+        if not self._may_add(player):
+            raise self._why_not_adding(player)
         self.passed.add(player)
+
+    def _why_not_adding(self, player: int) -> IllegalAction:
+        if self.state_format == 1:
+            return IllegalAction(gettext_noop("you have no card to throw in, so there is nothing to pass"))
+        if not self._may_throw_in(player):
+            return self._why_no_throw(player)
+        if not self._room():
+            assert self.limit is not None
+            return IllegalAction(
+                gettext_noop("the bout already has its limit of {limit} attack cards"), limit=self.limit
+            )
+        return IllegalAction(gettext_noop("every card that could be thrown in is in sight: nothing to pass"))
+
+    def _apply_auto_pass(self, player: int, action: Action) -> None:
+        on = action["on"]
+        if type(on) is not bool:
+            raise IllegalAction(gettext_noop("on is true (don't wait for me to throw in) or false"))
+        if player in self.finished:
+            raise IllegalAction(gettext_noop("you are out of the game already"))
+        if on == (player in self.auto_pass):
+            if on:
+                raise IllegalAction(gettext_noop("the game already does not wait for you to throw in"))
+            raise IllegalAction(gettext_noop("the game already waits for you to throw in"))
+        if on:
+            self.auto_pass.add(player)
+        else:
+            self.auto_pass.discard(player)
 
     def _apply_swap_trump(self, player: int, action: Action) -> None:
         card = self._swap_card(player)
@@ -837,6 +974,12 @@ class Game:
     def _apply_timeout(self, player: int, action: Action) -> None:
         if player not in self.waiting_for():
             raise IllegalAction(gettext_noop("the game is not waiting for player {player}"), player=player)
+        if self.table and player != self.defender and self.state_format >= 2:
+            # Waited for only to throw in: a forgotten "done" is a pass, never a strike.
+            automatic: Action = {"type": "pass", "player": player}
+            self.events.append({"type": "automatic", "action": automatic})
+            self._apply_pass(player, automatic)
+            return
         self.timeouts[player] += 1
         if self.rules.on_timeout == "fool" or self.timeouts[player] > 1:
             self._lose(player, "timeout")
@@ -895,12 +1038,12 @@ class Game:
     # --- ending a bout -------------------------------------------------------------------------
 
     def _bout_complete(self) -> bool:
+        """Every attack card is beaten, or the defender takes, and the bout waits for nobody to
+        throw in: everyone allowed has passed (or asked not to be waited for), the limit is
+        reached, or nobody may add a card (after a take, say)."""
         if not self.taking and any(defence is None for _, defence in self.table):
             return False
-        for player in range(self.players):
-            if player != self.defender and player not in self.passed and self._throwable(player):
-                return False
-        return True
+        return not any(self._waits_to_throw_in(player) for player in range(self.players))
 
     def _end_bout(self) -> None:
         attacker, defender = self.attacker, self.defender
@@ -1017,6 +1160,8 @@ class Game:
             "king_defended": self.king_defended,
             "may_reverse": self.may_reverse,
             "timeouts": list(self.timeouts),
+            "auto_pass": sorted(self.auto_pass),
+            "format": self.state_format,
         }
 
     @classmethod
@@ -1034,7 +1179,7 @@ class Game:
             raise ValueError("the guessed hands do not match the view's hand sizes")
         if len(stock) != view["stock_size"]:
             raise ValueError("the guessed stock does not match the view's stock size")
-        game = cls._empty(Rules.from_dict(view["rules"]), view["players"], view["dealer"])
+        game = cls._empty(Rules.from_dict(view["rules"]), view["players"], view["dealer"], view["format"])
         game.hands = [list(hand) for hand in hands]
         game.stock = list(stock)
         for name in _STATE_FIELDS:
@@ -1045,23 +1190,35 @@ class Game:
         game.losing_team = view["losing_team"]
         game.named = dict(view["named_suits"])
         game.passed = set(view["passed"])
+        game.auto_pass = set(view["auto_pass"])
         game.ranks = {card[:-1] for pair in game.table for card in pair if card is not None}
         return game
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole state as JSON data, hidden cards included: for storage, never for players."""
+        """The whole state as JSON data, hidden cards included: for storage, never for players.
+
+        A state of format 1 (stored before public throw-in waiting) is written as it was read:
+        without ``"format"``, and with ``"auto_pass"`` only once a player has set it.
+        """
         data: dict[str, Any] = {"rules": self.rules.to_dict()}
         for name in _STATE_FIELDS:
             data[name] = copy.deepcopy(getattr(self, name))
         data["passed"] = sorted(self.passed)
+        if self.state_format != 1:
+            data["format"] = self.state_format
+        if self.state_format != 1 or self.auto_pass:
+            data["auto_pass"] = sorted(self.auto_pass)
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        game = cls._empty(Rules.from_dict(data["rules"]), data["players"], data["dealer"])
+        game = cls._empty(
+            Rules.from_dict(data["rules"]), data["players"], data["dealer"], cls.format_of(data)
+        )
         for name in _STATE_FIELDS:
             setattr(game, name, copy.deepcopy(data[name]))
         game.passed = set(data["passed"])
+        game.auto_pass = set(data.get("auto_pass", ()))
         game.ranks = {card[:-1] for pair in game.table for card in pair if card is not None}
         return game
 
@@ -1074,6 +1231,7 @@ class Game:
         game.discard = list(self.discard)
         game.table = [list(pair) for pair in self.table]
         game.passed = set(self.passed)
+        game.auto_pass = set(self.auto_pass)
         game.finished = list(self.finished)
         game.timeouts = list(self.timeouts)
         game.named = dict(self.named)
@@ -1084,6 +1242,9 @@ class Game:
     def __repr__(self) -> str:
         state = "over" if self.over else f"attacker={self.attacker} defender={self.defender}"
         return f"<durak.Game players={self.players} stock={len(self.stock)} {state}>"
+
+
+_DECKS: Final = {size: tuple(deck(size)) for size in DECK_SIZES}
 
 
 def _with_suit(action: Action, as_suit: str | None) -> Action:
@@ -1142,6 +1303,7 @@ _ACTION_FIELDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "pass": _fields(),
     "swap_trump": _fields(),
     "reverse": _fields(),
+    "auto_pass": _fields("on"),
     "timeout": _fields(),
     "resign": _fields(),
 }

@@ -144,6 +144,7 @@ def deal(
     trump: str | None = None,
     first_attacker: int | None = 0,
     dealer: int = 0,
+    state_format: int = durak.STATE_FORMAT,
     **overrides: Any,
 ) -> durak.Game:
     """A stacked deal: stock[0] is drawn first, stock[-1] is the face-up trump.
@@ -166,6 +167,7 @@ def deal(
         dealer=dealer,
         first_attacker=first_attacker,
         trump=trump,
+        state_format=state_format,
     )
 
 

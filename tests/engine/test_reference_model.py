@@ -1,12 +1,15 @@
 """A second, independent statement of the bout protocol, compared with the engine's legal_actions
 at every step of random games.
 
-The model derives attack, throw, defend and take actions from the public state the engine
-exposes (hands, table, attacker, defender, taking, passed) plus what the playout itself tracked:
-the defender's hand when the bout began (or when a transfer made him defender) and whether anyone
-has yet defended successfully.
-`pass` is left out: when it is offered to a player still waiting for priority is a choice of the
-contract, checked in test_rules_pass.py.
+The model derives attack, throw, defend, take and pass actions, and whom the game waits for, from
+the state the engine exposes (hands, table, discard, stock, attacker, defender, taking, passed)
+plus what the playout itself tracked: the defender's hand when the bout began (or when a transfer
+made him defender) and whether anyone has yet defended successfully.
+
+Who may add a card is judged without looking at any hand: a player allowed to throw in is offered
+"done" (pass) and waited for whatever they hold, unless every card of a rank on the table is in
+sight (on the table, in the discard, or face up under the stock). The main attacker's priority
+ends when he passes or is not allowed to add, never because he holds nothing that fits.
 """
 
 from __future__ import annotations
@@ -21,9 +24,9 @@ from hypothesis import strategies as st
 
 import durak
 
-from ._support import beats, key, rank
+from ._support import beats, full_deck, key, rank
 
-MODELLED = ("attack", "throw", "defend", "take", "transfer")
+MODELLED = ("attack", "throw", "defend", "take", "transfer", "pass")
 
 
 class Tracker:
@@ -126,21 +129,31 @@ def expected(game: durak.Game, tracker: Tracker) -> set[tuple[Any, ...]]:
         if rules.throw_when == "all_beaten" and unbeaten:
             return out
     ranks = {rank(c) for pair in game.table for c in pair if c}
+    in_sight = {c for pair in game.table for c in pair if c} | set(game.discard) | set(game.stock[-1:])
+    if all(c in in_sight for c in full_deck(rules.deck_size) if rank(c) in ranks):
+        return out  # nobody can hold a card that fits
 
     def fitting(player: int) -> list[str]:
         return [c for c in game.hands[player] if rank(c) in ranks]
 
+    may_add = [p for p in throwers(game) if game.hands[p]]
     attacker_waits_not = (
-        rules.throw_priority == "free" or game.attacker in game.passed or not fitting(game.attacker)
+        rules.throw_priority == "free" or game.attacker in game.passed or game.attacker not in may_add
     )
-    for player in throwers(game):
+    for player in may_add:
         if player in game.passed:
             continue
+        out.add(("pass", player, None, None, None))
         if player != game.attacker and not attacker_waits_not:
             continue
         for card in fitting(player):
             out.add(("throw", player, None, card, None))
     return out
+
+
+def waited_for(model: set[tuple[Any, ...]]) -> list[int]:
+    """The game waits for every player with an action of the model, a trump swap alone aside."""
+    return sorted({action[1] for action in model})
 
 
 def modelled(game: durak.Game) -> set[tuple[Any, ...]]:
@@ -193,6 +206,9 @@ def test_engine_agrees_with_the_reference_model(config: tuple[str, dict[str, Any
             assert engine == model, (
                 f"seed {seed} policy {policy} after {history[-6:]}: engine only {sorted(engine - model, key=str)}, "
                 f"model only {sorted(model - engine, key=str)}; table {game.table} passed {game.passed}"
+            )
+            assert game.waiting_for() == waited_for(model), (
+                f"seed {seed} policy {policy} after {history[-6:]}"
             )
             legal = [a for p in range(players) for a in game.legal_actions(p)]
             action = rng.choice(legal)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ._support import attack, beats, deal, defend, do, full_deck, of_type, refuse, rules
+from ._support import attack, beats, deal, defend, do, full_deck, of_type, pass_, refuse, rules
 
 PRESET_DECKS: list[tuple[str, dict[str, Any]]] = [
     ("classic", {}),
@@ -62,7 +62,7 @@ def test_black_book_ten_of_hearts_does_not_beat_eight_of_diamonds() -> None:
 
 def test_black_book_trump_six_beats_eight_of_diamonds() -> None:
     game = deal("black_book", [["8D", "7C"], ["6S", "6C"]], trump="S")
-    do(game, attack(0, "8D"), defend(1, "8D", "6S"))
+    do(game, attack(0, "8D"), defend(1, "8D", "6S"), pass_(0))
     assert game.table == []
     assert "6S" in game.discard
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from ._support import assert_cards_accounted, attack, cards, deal, defend, do, hand, take, throw
+from ._support import assert_cards_accounted, attack, cards, deal, defend, do, hand, pass_, take, throw
 
 # Four players, clubs trumps. Player 0 attacks player 1 with 8D; player 2 throws 8S and player 3
-# throws JH; player 1 beats everything. Afterwards 0, 2 and 3 are one card short, 1 three short.
+# throws JH, each once the main attacker has passed; player 1 beats everything and the others say
+# they are done. Afterwards 0, 2 and 3 are one card short, 1 three short.
 HANDS = [
     cards("8D 9S 9H 10S 10H 6C"),
     cards("JD QS KH AS 7S 7H"),
@@ -20,9 +21,10 @@ HANDS = [
 
 def play_the_bout(preset: str, stock: list[str]):
     game = deal(preset, HANDS, stock, first_attacker=0)
-    do(game, attack(0, "8D"), defend(1, "8D", "JD"))
-    do(game, throw(2, "8S"), defend(1, "8S", "QS"))
+    do(game, attack(0, "8D"), defend(1, "8D", "JD"), pass_(0))
+    do(game, throw(2, "8S"), defend(1, "8S", "QS"), pass_(0))
     do(game, throw(3, "JH"), defend(1, "JH", "KH"))
+    do(game, pass_(0), pass_(2), pass_(3))
     assert game.table == []
     assert_cards_accounted(game)
     return game
@@ -86,14 +88,15 @@ def test_tabletop_large_deck_draws_up_to_seven() -> None:
         deck_size=52,
     )
     do(game, attack(0, "2S"), defend(1, "2S", "AS"))
-    assert game.table == []
+    assert game.table == []  # every other 2 and ace is in sight: nobody can add
     assert "9S" in hand(game, 0) and "9D" in hand(game, 1)
     assert [len(h) for h in game.hands] == [7, 7]
     assert game.stock == ["10H", "2C"]
 
 
 def five_player_bout(preset: str):
-    """Player 1 attacks player 2 with 8D; players 3, 4 and 0 each throw an eight; all beaten."""
+    """Player 1 attacks player 2 with 8D; players 3, 4 and 0 each throw an eight; all beaten, and
+    the others done."""
     game = deal(
         preset,
         [
@@ -107,8 +110,10 @@ def five_player_bout(preset: str):
         first_attacker=1,
     )
     do(game, attack(1, "8D"), defend(2, "8D", "AD"))
-    do(game, throw(3, "8S"), throw(4, "8H"), throw(0, "8C"))
+    # the main attacker passes before each throw of the others (he has priority in classic)
+    do(game, pass_(1), throw(3, "8S"), pass_(1), throw(4, "8H"), pass_(1), throw(0, "8C"))
     do(game, defend(2, "8S", "AS"), defend(2, "8H", "AH"), defend(2, "8C", "KC"))
+    do(game, pass_(1), pass_(3), pass_(4), pass_(0))
     assert game.table == []
     return game
 

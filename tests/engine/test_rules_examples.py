@@ -12,6 +12,7 @@ from ._support import (
     do,
     hand,
     of_type,
+    pass_,
     refuse,
     throw,
     transfer,
@@ -47,11 +48,16 @@ def test_full_rules_example_anna_ben_carla() -> None:
     refuse(game, throw(CARLA, "JH"))
     # "She plays 8♠; Ben beats it with 6♣ (a trump)."
     do(game, throw(ANNA, "8S"), defend(BEN, "8S", "6C"))
-    # "Now 8s, Jacks and 6s may be thrown in. Carla throws in J♥" - Anna has none left.
+    # "Now 8s, Jacks and 6s may be thrown in. Carla throws in J♥" - Anna has none left: she says
+    # she is done, and Carla may throw.
     assert of_type(game, ANNA, "throw") == []
-    do(game, throw(CARLA, "JH"))
-    # "Ben beats it with Q♥. Nobody has another 8, J, 6 or Q to add, so Ben has beaten off the attack."
-    do(game, defend(BEN, "JH", "QH"))
+    refuse(game, throw(CARLA, "JH"))
+    do(game, pass_(ANNA), throw(CARLA, "JH"))
+    # "Ben beats it with Q♥. Nobody has another 8, J, 6 or Q to add, so Ben has beaten off the
+    # attack": the bout waits until both attackers have said so.
+    do(game, defend(BEN, "JH", "QH"), pass_(ANNA))
+    assert game.table != []
+    do(game, pass_(CARLA))
     assert game.table == []
     assert {"8D", "JD", "8S", "6C", "JH", "QH"} <= set(game.discard)
     # "The defender becomes the next attacker and attacks the player to their left."
@@ -86,7 +92,8 @@ def test_black_book_throw_in_example_dima_masha_sasha() -> None:
     # Sasha throws first although Dima has not passed: throw-ins are free in the Black Book.
     do(game, throw(SASHA, "7D"), throw(DIMA, "7C"))
     do(game, defend(MASHA, "7D", "JD"), defend(MASHA, "7C", "10C"))
-    # nobody holds a jack, seven or ten any more: the defence succeeded
+    # nobody holds a jack, seven or ten any more: once both have said so the defence succeeded
+    do(game, pass_(DIMA), pass_(SASHA))
     assert game.table == []
     assert {"JS", "7H", "7D", "7C", "JD", "10C"} <= set(game.discard)
     # "the player who defended takes the next turn"
@@ -132,6 +139,8 @@ def test_black_book_transfer_example_masha_sasha_dima() -> None:
         defend(DIMA_T, "9H", "10H"),
         defend(DIMA_T, "9C", "10C"),
         defend(DIMA_T, "9D", "10D"),
+        pass_(SASHA_T),
+        pass_(MASHA_T),
     )
     assert game.table == []
     assert game.attacker == DIMA_T

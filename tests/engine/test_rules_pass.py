@@ -1,6 +1,8 @@
-"""Pass semantics and when a bout completes: a pass holds until a new card lands on the table or
-the defender takes; a player with no legal throw counts as passed; every action can complete a
-bout, so the engine checks after each one."""
+"""Pass semantics and when a bout completes: a pass ("done") holds until a new card lands on the
+table or the defender takes; everyone the rules allow to throw in is offered it and waited for,
+whatever they hold, so that nobody can tell who holds a card that fits; the bout ends once every
+attack card is beaten (or taken) and all of them have passed, or nobody may add; every action can
+complete a bout, so the engine checks after each one."""
 
 from __future__ import annotations
 
@@ -78,6 +80,27 @@ def test_a_defence_completes_the_bout_when_nobody_can_add() -> None:
     assert {"8D", "JD"} <= set(game.discard)
 
 
+def test_after_a_take_the_bout_waits_for_the_others_to_be_done() -> None:
+    # The 8C is still in the stock, so either attacker might hold an eight to add.
+    game = deal("classic", [cards("8D 6S 7S"), cards("7H 9S 10S"), cards("9H 10H")], cards("8C JC QC AH"))
+    do(game, attack(0, "8D"), take(1))
+    assert game.waiting_for() == [0, 2]
+    do(game, pass_(0))
+    assert game.table != []
+    do(game, pass_(2))
+    assert game.table == [] and "8D" in game.hands[1]
+
+
+def test_nobody_is_waited_for_when_every_card_that_could_fit_is_in_sight() -> None:
+    # The other eights and jacks are in the discard: no hand can hold one, and everyone sees it.
+    game = deal("classic", [cards("8D 6H"), cards("JD QS"), cards("9H 10S")], cards("7C 6C AS"))
+    do(game, attack(0, "8D"))
+    assert game.waiting_for() == [1]
+    assert game.legal_actions(0) == game.legal_actions(2) == []
+    do(game, defend(1, "8D", "JD"))
+    assert game.table == []
+
+
 def test_a_pass_completes_the_bout() -> None:
     game = deal("classic", [cards("8D 8S 6H"), cards("JD QS KH")], trump="C")
     do(game, attack(0, "8D"), defend(1, "8D", "JD"), pass_(0))
@@ -109,7 +132,9 @@ def test_waiting_for_lists_exactly_the_players_with_actions() -> None:
     )
     do(game, attack(0, "8D"))
     assert sorted(game.waiting_for()) == [p for p in range(4) if game.legal_actions(p)]
-    assert 3 not in game.waiting_for()
+    # player 3 holds no eight, but nobody else can know that: he is waited for like player 2
+    assert game.waiting_for() == [0, 1, 2, 3]
+    assert game.legal_actions(3) == [pass_(3)] and game.legal_actions(2) == [pass_(2)]
 
 
 def test_a_transfer_card_lifts_a_pass() -> None:
@@ -135,5 +160,5 @@ def test_a_trump_swap_does_not_lift_a_pass() -> None:
     do(game, attack(0, "KS"), pass_(2), swap(2))
     assert "KH" in game.hands[2]
     assert of_type(game, 2, "throw") == []
-    do(game, defend(1, "KS", "AS"))
+    do(game, defend(1, "KS", "AS"), pass_(0))
     assert cards_of(game, 2, "throw") == {"KC", "KH"}

@@ -43,8 +43,10 @@ def test_after_take_the_others_add_then_the_defender_picks_up_everything(preset:
     # the main attacker still has priority and may add a jack
     assert of_type(game, 2, "throw") == []
     do(game, throw(0, "JS"))
-    # player 0 has nothing more that fits: player 2 may add now
-    do(game, throw(2, "8H"))
+    # player 0 has nothing more that fits and says so: player 2 may add now
+    assert of_type(game, 2, "throw") == []
+    do(game, pass_(0), throw(2, "8H"))
+    # the other eights and jacks are in the discard, in sight: nobody can add, the defender picks up
     assert game.table == []
     assert hand(game, 1) == {"7H", "7S", "6D", "KS", "QD", "8D", "JD", "8S", "JS", "8H"}
     # "the next attack comes from the player to the defender's left"

@@ -69,10 +69,15 @@ def test_main_attacker_has_priority_over_the_others(preset: str) -> None:
 
 
 @pytest.mark.parametrize("preset", ["classic", "perevodnoy"])
-def test_others_throw_at_once_when_the_main_attacker_has_no_fitting_card(preset: str) -> None:
-    # "A player with no legal throw counts as passed."
+def test_others_wait_for_the_main_attacker_even_when_he_has_no_fitting_card(preset: str) -> None:
+    # Whether the main attacker holds a card that fits is his secret: the others throw once he has
+    # said he is done, exactly as when he chooses not to throw.
     game = deal(preset, [["8D", "6H", "7H"], ["JD", "QS", "KH", "AH"], ["8H", "9H"]], trump="C")
     do(game, attack(0, "8D"))
+    assert game.legal_actions(0) == [pass_(0)]
+    assert of_type(game, 2, "throw") == []
+    refuse(game, throw(2, "8H"))
+    do(game, pass_(0))
     assert cards_of(game, 2, "throw") == {"8H"}
     do(game, throw(2, "8H"))
 
@@ -138,6 +143,8 @@ def test_neighbours_only_lets_just_the_defenders_neighbours_throw() -> None:
     do(game, attack(0, "8D"))
     assert of_type(game, 3, "throw") == [] and of_type(game, 3, "pass") == []
     assert of_type(game, 4, "throw") == [] and of_type(game, 4, "pass") == []
+    refuse(game, pass_(3))
+    do(game, pass_(0))
     assert cards_of(game, 2, "throw") == {"8H"}
     refuse(game, throw(3, "8S"))
     refuse(game, throw(4, "8C"))
@@ -153,12 +160,15 @@ def test_the_defender_never_throws_or_passes() -> None:
     refuse(game, pass_(1))
 
 
-def test_pass_is_offered_only_to_a_player_who_could_throw() -> None:
+def test_pass_is_offered_to_everyone_allowed_to_throw_in_whatever_they_hold() -> None:
+    # Player 2 holds no eight, player 3 does: both are offered "done" and waited for alike.
     game = deal("black_book", [["8D", "6H"], ["JD", "QS", "KH"], ["9H", "10S"], ["8S", "7C"]], trump="C")
     do(game, attack(0, "8D"))
-    assert game.legal_actions(2) == []
-    refuse(game, pass_(2))
-    assert of_type(game, 3, "pass")
+    assert game.legal_actions(2) == [pass_(2)]
+    assert of_type(game, 3, "pass") == [pass_(3)]
+    assert game.waiting_for() == [0, 1, 2, 3]
+    do(game, pass_(2))
+    assert game.waiting_for() == [0, 1, 3]
 
 
 def test_a_main_attacker_with_no_cards_left_counts_as_passed() -> None:
@@ -179,9 +189,14 @@ def test_neighbours_only_skips_a_neighbour_who_is_out() -> None:
     do(game, attack(1, "9D"), defend(2, "9D", "10D"))
     assert game.finished == [2]
     do(game, attack(3, "7S"), defend(4, "7S", "8S"))
+    assert game.waiting_for() == [0, 3]  # the defender's neighbours, 3 and 0, may add
+    do(game, pass_(3), pass_(0))
     do(game, attack(4, "7H"), defend(0, "7H", "9H"))
     assert (game.attacker, game.defender) == (0, 1)
     do(game, attack(0, "QD"))
+    assert game.waiting_for() == [0, 1, 3]  # not player 4: 3 is the defender's right neighbour now
+    refuse(game, pass_(4))
+    do(game, pass_(0))
     assert cards_of(game, 3, "throw") == {"QC"}
     refuse(game, throw(4, "QS"))
     do(game, throw(3, "QC"))

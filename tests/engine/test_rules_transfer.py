@@ -12,6 +12,7 @@ from ._support import (
     defend,
     do,
     of_type,
+    pass_,
     refuse,
     take,
     throw,
@@ -97,7 +98,7 @@ def test_transferred_cards_count_toward_the_new_defenders_hand_limit(preset: str
         trump="S",
     )
     do(game, attack(0, "9H"), transfer(1, "9D"))
-    do(game, throw(0, "9C"))
+    do(game, pass_(1), throw(0, "9C"))  # player 1 transferred: he is the main attacker now
     assert of_type(game, 0, "throw") == []
     refuse(game, throw(0, "9S"))
     assert len(game.table) == 3

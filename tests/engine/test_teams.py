@@ -27,6 +27,13 @@ def act(game: Game, **action: Any) -> None:
     game.apply(action)
 
 
+def everyone_done(game: Game) -> None:
+    """Everyone the bout waits for to throw in says they are done (passes)."""
+    for player in game.waiting_for():
+        if game.table and player != game.defender:
+            act(game, type="pass", player=player)
+
+
 # --- seating ---------------------------------------------------------------------------------
 
 
@@ -78,6 +85,7 @@ def test_players_attack_only_opponents_and_turns_go_clockwise() -> None:
         assert defender == (attacker + 1) % 4 and attacker % 2 != defender % 2
         act(game, type="attack", player=attacker, cards=[attack_card])
         act(game, type="defend", player=defender, target=attack_card, card=defence_card)
+        everyone_done(game)
         assert game.table == [] and game.last_bout is not None
         assert game.last_bout["result"] == "beaten"
     assert turns == [marina, lena, yegor, matvey]
@@ -101,6 +109,8 @@ def test_partners_the_defender_defends_alone() -> None:
     game = team_game("partners", [["9H", "KD"], ["10H", "QC"], ["9S", "KS"], ["9D", "AS"]])
     act(game, type="attack", player=0, cards=["9H"])
     assert game.legal_actions(3) == []  # the defender's partner neither helps nor throws in
+    assert 3 not in game.waiting_for()
+    act(game, type="pass", player=0)  # the main attacker has priority
     assert any(a["type"] == "throw" for a in game.legal_actions(2))
 
 
@@ -120,9 +130,12 @@ def example(marina_takes: bool) -> Game:
     assert (game.attacker, game.defender) == (MATVEY, MARINA)
     act(game, type="attack", player=MATVEY, cards=["10D"])
     if marina_takes:
-        act(game, type="take", player=MARINA)
+        act(game, type="take", player=MARINA)  # every other ten is in the discard: nothing to add
     else:
         act(game, type="defend", player=MARINA, target="10D", card="QD")
+        # Matvey might add a queen; Yegor is Marina's partner and does not throw in to her
+        assert game.waiting_for() == [MATVEY]
+        act(game, type="pass", player=MATVEY)
     assert game.table == []
     return game
 
@@ -144,6 +157,7 @@ def test_example_after_marina_defends_matvey_takes_his_turn_against_yegor() -> N
     game = example(marina_takes=False)
     act(game, type="attack", player=MARINA, cards=["8D"])
     act(game, type="defend", player=MATVEY, target="8D", card="6C")  # a trump six
+    everyone_done(game)
     assert (game.attacker, game.defender) == (MATVEY, YEGOR)
 
 
@@ -167,6 +181,7 @@ def test_both_opponents_attack_the_remaining_player_and_he_answers_after_each() 
         turns.append((attacker, defender))
         act(game, type="attack", player=attacker, cards=[attack_card])
         act(game, type="defend", player=defender, target=attack_card, card=defence_card)
+        everyone_done(game)
         assert game.table == []
     # Marina -> Matvey, Matvey -> Yegor (his own turn), Yegor -> Matvey, Matvey -> Marina (the
     # turn Lena would have had): "a turn after each opponent ... in the order the team would have".
@@ -177,6 +192,7 @@ def test_a_lone_player_who_fails_to_defend_is_attacked_by_the_second_opponent() 
     game = lone_player_game()
     act(game, type="attack", player=MARINA, cards=["7H"])
     act(game, type="take", player=MATVEY)
+    everyone_done(game)
     assert game.table == []
     # Matvey loses his turn: the second opponent, Yegor, attacks him.
     assert (game.attacker, game.defender) == (YEGOR, MATVEY)
@@ -187,9 +203,11 @@ def test_two_players_left_from_opposing_teams_finish_under_the_normal_rules() ->
     assert (game.attacker, game.defender) == (MARINA, MATVEY)
     act(game, type="attack", player=MARINA, cards=["6H"])
     act(game, type="defend", player=MATVEY, target="6H", card="AH")
+    everyone_done(game)
     assert (game.attacker, game.defender) == (MATVEY, MARINA)  # the defender attacks next
     act(game, type="attack", player=MATVEY, cards=["6S"])
     act(game, type="take", player=MARINA)
+    everyone_done(game)
     assert (game.attacker, game.defender) == (MATVEY, MARINA)  # a taker loses the turn
 
 

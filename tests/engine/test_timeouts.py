@@ -37,26 +37,58 @@ def test_gentle_rule_attacker_plays_lowest_non_trump() -> None:
     assert not game.over
 
 
-def test_gentle_rule_defender_takes_and_thrower_passes() -> None:
+def test_gentle_rule_defender_takes_and_throwers_pass() -> None:
     game = deal("auto")
     game.apply({"type": "attack", "player": 0, "cards": ["9H"]})
     game.apply({"type": "timeout", "player": 1})
-    assert game.taking
-    # Player 0 has no other 9; player 2 could add the 9D. Out of time, player 2 passes.
-    assert game.waiting_for() == [2]
+    assert game.taking and game.timeouts == [0, 1, 0]
+    # Player 0 has no other 9, player 2 could add the 9D: both are waited for alike.
+    assert game.waiting_for() == [0, 2]
     game.apply({"type": "timeout", "player": 2})
+    assert game.events == [{"type": "automatic", "action": {"type": "pass", "player": 2}}]
+    game.apply({"type": "timeout", "player": 0})
     assert game.last_bout == {"attacker": 0, "defender": 1, "result": "taken"}
     assert "9H" in game.hands[1]
+    assert game.timeouts == [0, 1, 0]  # a thrower's time running out is no strike
+
+
+@pytest.mark.parametrize("on_timeout", ["fool", "auto"])
+def test_a_thrower_out_of_time_is_done_and_never_the_fool(on_timeout: str) -> None:
+    # A forgotten "done" click is a pass, whatever on_timeout says for the other moves.
+    game = deal(on_timeout)
+    game.apply({"type": "attack", "player": 0, "cards": ["9H"]})
+    game.apply({"type": "defend", "player": 1, "target": "9H", "card": "10H"})
+    assert game.waiting_for() == [0, 2]
+    game.apply({"type": "timeout", "player": 0})
+    game.apply({"type": "timeout", "player": 2})
+    assert not game.over
+    assert game.last_bout == {"attacker": 0, "defender": 1, "result": "beaten"}
+    assert game.timeouts == [0, 0, 0]
+    # the defender's and the opening attacker's timeouts are as before
+    assert game.attacker == 1
+    game.apply({"type": "timeout", "player": 1})
+    if on_timeout == "fool":
+        assert game.over and game.loser == 1
+    else:
+        assert not game.over and game.timeouts == [0, 1, 0] and len(game.table) == 1
 
 
 def test_gentle_rule_second_timeout_in_a_row_is_the_fool() -> None:
     game = deal("auto")
     game.apply({"type": "attack", "player": 0, "cards": ["9H"]})
-    game.apply({"type": "timeout", "player": 1})  # takes
-    game.apply({"type": "timeout", "player": 2})  # passes: player 1 picks up, player 2 attacks
+    game.apply({"type": "timeout", "player": 1})  # takes: a strike
+    game.apply({"type": "timeout", "player": 2})  # passes: no strike
+    game.apply({"type": "timeout", "player": 0})  # passes: player 1 picks up, player 2 attacks
     assert game.attacker == 2 and game.defender == 0
+    game.apply({"type": "timeout", "player": 2})  # plays the lowest card: a strike
+    game.apply({"type": "timeout", "player": 0})  # takes: a strike
+    assert game.timeouts == [1, 1, 1]
+    game.apply({"type": "timeout", "player": 1})  # passes: neither counted nor forgiven
     game.apply({"type": "timeout", "player": 2})
-    assert game.over and game.loser == 2
+    assert game.timeouts == [1, 1, 1]
+    assert game.attacker == 1 and not game.table
+    game.apply({"type": "timeout", "player": 1})  # player 1's second strike in a row
+    assert game.over and game.loser == 1
 
 
 def test_acting_in_time_resets_the_count() -> None:
