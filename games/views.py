@@ -189,7 +189,8 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             game_id=game_id,
             user=request.user,
             shared_game_ids=selectors.share_link_game_ids(request.session),
-            known=int(asked) if asked.isdigit() else None,
+            # Digits only, and few: int() refuses "²" and 5000 digits with a ValueError.
+            known=int(asked) if asked.isascii() and asked.isdigit() and len(asked) <= 10 else None,
         )
     except GameNotFound:
         raise Http404(_("No such game.")) from None

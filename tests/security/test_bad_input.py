@@ -201,6 +201,17 @@ def test_a_nul_in_a_chat_message_is_a_400_and_posts_nothing() -> None:
     assert alice.post(url, {"text": "plain words"}, headers=HTMX).status_code == 200
 
 
+def test_a_table_poll_with_a_version_int_refuses_is_still_answered(user: Any) -> None:
+    game, _ = started_game(deal=LONGER_DEAL)
+    for version in ("²", "٣", "9" * 5000, "-1", "99999999999999999999"):
+        response = client_for(user).get(reverse("games:poll", args=[game.pk]), {"version": version})
+        assert response.status_code == 200, version  # not the version shown: the table
+    assert (
+        client_for(user).get(reverse("games:poll", args=[game.pk]), {"version": game.version}).status_code
+        == 204
+    )
+
+
 def test_a_nul_or_control_character_in_a_profile_address_is_a_400(user: Any) -> None:
     other = UserFactory()
     for client in (Client(), client_for(user)):

@@ -357,3 +357,29 @@ def test_garbage_api_bodies_are_never_a_server_error_and_a_refusal_changes_nothi
             assert {"detail", "code"} <= set(response.json()), where
 
     send_garbage()
+
+
+# --- URL parameters ------------------------------------------------------------------------------
+
+#: Query parameters some page or API list reads (a view ignores those it does not know).
+QUERY_PARAMETERS = [
+    "version", "vs", "step", "page", "players", "mode", "message", "user", "game", "moves",
+    "invite", "channel", "marker", "status", "mine", "open_to_join", "waiting_for_me", "next",
+]  # fmt: skip
+QUERY_VALUES = ["9" * 30, "-" + "9" * 30, "9" * 5000, "²", "1e999", "x" * 3000, "[" * 3000, "2147483648"]
+
+
+def test_garbage_in_url_parameters_is_never_a_server_error(world: World, settings: Any) -> None:
+    """Every GET address of routes.py (but the long poll) with every parameter set to one
+    garbage value at a time: numbers out of any column's range, digits int() refuses, long
+    text. (Control characters in a URL are refused before any view, see test_bad_input.)"""
+    settings.API_WAIT_SECONDS = 0
+    client = player(world)
+    for name, route in sorted(ROUTES.items()):
+        if route.method != "GET":
+            continue
+        kwargs, _ = route.targets(world)[0]
+        url = reverse(name, kwargs=kwargs)
+        for value in QUERY_VALUES:
+            response = client.get(url, dict.fromkeys(QUERY_PARAMETERS, value))
+            assert response.status_code < 500, f"GET {url} with {value!r:.40}: {response.status_code}"
