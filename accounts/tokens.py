@@ -59,7 +59,7 @@ def token_create(*, user: User, name: str, days: int | None = None) -> tuple[Api
     days = default_days() if days is None else days
     if not 1 <= days <= MAX_DAYS:
         raise ValueError(f"days must be 1 to {MAX_DAYS}, not {days}")
-    User.objects.select_for_update().filter(pk=user.pk).first()
+    User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
     ApiToken.objects.filter(user=user, expiry__lte=timezone.now()).delete()
     limit = knox_settings.TOKEN_LIMIT_PER_USER
     if limit is not None and token_list(user=user).count() >= limit:

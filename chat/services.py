@@ -48,7 +48,7 @@ def chat_post(*, user: User, game: Game, text: str) -> ChatMessage:
             _("Messages are at most %(max)s characters long (%(given)s given).")
             % {"max": MAX_LENGTH, "given": len(text)}
         )
-    User.objects.select_for_update().filter(pk=user.pk).first()
+    User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
     mute = active_mute(user_id=user.pk)
     if mute is not None:
         raise ChatRefused(mute.explain())

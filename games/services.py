@@ -56,7 +56,7 @@ MAX_MOVE_TIME = timedelta(days=30)
 def _lock_game(game_id: int) -> Game:
     """The game row, locked until the end of the current transaction."""
     try:
-        return Game.objects.select_for_update(of=("self",)).get(pk=game_id)
+        return Game.objects.select_for_update(of=("self",), no_key=True).get(pk=game_id)
     except Game.DoesNotExist:
         raise GameNotFound(_("There is no game %(number)s.") % {"number": game_id}) from None
 
@@ -483,7 +483,7 @@ def game_timeout(*, game_id: int, expected_version: int | None = None) -> bool:
     has really passed. Returns whether a timeout was applied.
     """
     with transaction.atomic():
-        game = Game.objects.select_for_update(of=("self",)).filter(pk=game_id).first()
+        game = Game.objects.select_for_update(of=("self",), no_key=True).filter(pk=game_id).first()
         if game is None:
             return False
         return _timeout_locked_game(game, expected_version=expected_version)
@@ -527,7 +527,7 @@ def sweep_expired(*, limit: int = 1000) -> int:
     for _attempt in range(limit):
         with transaction.atomic():
             game = (
-                Game.objects.select_for_update(skip_locked=True, of=("self",))
+                Game.objects.select_for_update(skip_locked=True, no_key=True, of=("self",))
                 .filter(status=Game.Status.ACTIVE, deadline__lte=timezone.now())
                 .exclude(pk__in=claimed)
                 .order_by("deadline")

@@ -186,7 +186,7 @@ def vacation_take(*, user: User, starts_on: date, days: int) -> Vacation:
 
     Locks the user row, so two bookings cannot both squeeze under the limit.
     """
-    User.objects.select_for_update().get(pk=user.pk)
+    User.objects.select_for_update(no_key=True).get(pk=user.pk)
     if days < 1:
         raise VacationRefused("A vacation is at least one day.")
     if starts_on < local_today(user):

@@ -114,7 +114,7 @@ def user_suspend(*, moderator: User, user: User, duration: timedelta | None, rea
     settled: list[int] = []
     seats = Seat.objects.filter(
         user=user, game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN]
-    ).select_related("game")
+    ).select_related("game").order_by("game_id")  # games are locked in id order, as everywhere
     for seat in seats:
         try:
             if seat.game.status == Game.Status.OPEN:

@@ -38,7 +38,7 @@ def play_again(*, user: User, game_id: int, games_agreed: int | None = None) -> 
     Locks the finished game's row, so two players asking at once get the same next game.
     """
     try:
-        game = Game.objects.select_for_update(of=("self",)).get(pk=game_id)
+        game = Game.objects.select_for_update(of=("self",), no_key=True).get(pk=game_id)
     except Game.DoesNotExist:
         raise GameNotFound(_("There is no game %(game)s.") % {"game": game_id}) from None
     if game.status != Game.Status.FINISHED:
