@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
+from durak_site import live
 from games.models import Game
 from moderation.selectors import active_mute
 
@@ -63,6 +64,10 @@ def chat_post(*, user: User, game: Game, text: str) -> ChatMessage:
             )
             % {"messages": settings.CHAT_FLOOD_MESSAGES, "seconds": settings.CHAT_FLOOD_SECONDS}
         )
-    return ChatMessage.objects.create(
+    message = ChatMessage.objects.create(
         game=game, author=user, channel=channel_for(game=game, user=user), text=text
     )
+    # Its readers' pages fetch the log (durak_site.live): the event says only that it changed.
+    chat = str(message.channel)
+    live.send_on_commit(live.chat_channel(game.pk, chat), "chat", {"game": game.pk, "chat": chat})
+    return message

@@ -96,6 +96,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "notifications.context_processors.bell",
+                "durak_site.live.page",  # the live stream's attributes on <body>
             ],
         },
     },
@@ -288,6 +289,18 @@ if CACHE_URL:
         }
     }
 GAME_VERSION_CACHE_SECONDS = env.int("GAME_VERSION_CACHE_SECONDS", default=10 if CACHE_URL else 0)
+# Live pages (durak_site.live): each tab holds one server-sent-events stream (django-eventstream),
+# its events published on Redis pub/sub to every web process: LIVE_REDIS_URL, by default the
+# shared cache's Redis; its pub/sub channel LIVE_REDIS_CHANNEL (default: one per Redis database).
+# Without one, events reach only the streams of the process that sent them and pages also poll.
+LIVE_REDIS_URL = env.str(
+    "LIVE_REDIS_URL", default=CACHE_URL if CACHE_URL.startswith(("redis://", "rediss://", "unix://")) else ""
+)
+LIVE_REDIS_CHANNEL = env.str("LIVE_REDIS_CHANNEL", default="")
+# Who may read which channel (games.live). No EVENTSTREAM_STORAGE_CLASS: a page that reconnects
+# asks once with the version it has, so no event is stored for replay; no EVENTSTREAM_REDIS:
+# durak_site.live fans out itself (it survives a Redis restart).
+EVENTSTREAM_CHANNELMANAGER_CLASS = "games.live.ChannelManager"
 # Chat flood control: at most CHAT_FLOOD_MESSAGES messages per user in CHAT_FLOOD_SECONDS.
 CHAT_FLOOD_MESSAGES = env.int("CHAT_FLOOD_MESSAGES", default=5)
 CHAT_FLOOD_SECONDS = env.int("CHAT_FLOOD_SECONDS", default=10)

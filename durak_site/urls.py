@@ -1,10 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from . import views
+from . import live, views
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    path("live/", live.events, name="live"),  # each page's server-sent events
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),  # API tokens; the rest of accounts/ is allauth
     path("accounts/", include("allauth.urls")),

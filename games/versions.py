@@ -9,15 +9,26 @@ commits' writes land out of order, a player sees the change at most that much la
 a wrong table, since everything but the 204 is read from the database. With the setting at 0
 (the default unless a shared cache is configured: a per-process cache would go stale across the
 web and worker processes) the poll always asks the database.
+
+:func:`publish` also tells the pages that show the game (``durak_site.live``): "game G is now
+at version N" on the game's channel, after the cache holds N (a page that hears it and polls at
+once must not get the old version's 204 from the cache), and "the lobby changed" when a public
+game is open or has just stopped being open. Fail-soft: an outage there is logged, never raised.
 """
 
 from __future__ import annotations
+
+import logging
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
+from durak_site import live
+
 from .models import Game
+
+logger = logging.getLogger(__name__)
 
 #: A game never changes between public and private, so that fact is kept for a day.
 PUBLIC_SECONDS = 24 * 3600
@@ -40,10 +51,14 @@ def cached(game_id: int) -> int | None:
 
 
 def publish(game_id: int, version: int) -> None:
-    """Publish ``version`` for the game once the current transaction commits."""
-    if not settings.GAME_VERSION_CACHE_SECONDS:
-        return
+    """Publish ``version`` for the game once the current transaction commits: in the cache,
+    then to its live channel (and the lobby's, see :func:`_lobby_may_have_changed`)."""
+    if settings.GAME_VERSION_CACHE_SECONDS:
+        _cache_on_commit(game_id, version)
+    transaction.on_commit(lambda: _announce(game_id, version))
 
+
+def _cache_on_commit(game_id: int, version: int) -> None:
     def write() -> None:
         cache.set(_key(game_id), version, timeout=settings.GAME_VERSION_CACHE_SECONDS)
         if cache.get(_public_key(game_id)) is None:
@@ -54,6 +69,38 @@ def publish(game_id: int, version: int) -> None:
                 _remember_public(game_id, not private)
 
     transaction.on_commit(write)
+
+
+def _announce(game_id: int, version: int) -> None:
+    live.send(live.game_channel(game_id), "game", {"game": game_id, "version": version})
+    try:
+        lobby = _lobby_may_have_changed(game_id)
+    except Exception:  # the change is committed: a failed look-up only costs the lobby its news
+        logger.exception("lobby news of game %s not sent", game_id)
+        return
+    if lobby:
+        live.send(live.LOBBY, "lobby", {"game": game_id})
+
+
+def _unlisted_key(game_id: int) -> str:
+    return f"game-unlisted:{game_id}"
+
+
+def _lobby_may_have_changed(game_id: int) -> bool:
+    """Whether the lobby's list of open games may show this change: the game is public and
+    open, or public and no longer open (it started or was cancelled: it leaves the list). A game
+    never becomes open again nor changes between public and private, so once it is seen
+    private or past open that is remembered (in any cache, even a process's own) and the
+    moves after it cost no query."""
+    if cache.get(_unlisted_key(game_id)):
+        return False
+    row = Game.objects.filter(pk=game_id).values_list("private", "status").first()
+    if row is None:
+        return False
+    private, status = row
+    if private or status != Game.Status.OPEN:
+        cache.set(_unlisted_key(game_id), True, timeout=PUBLIC_SECONDS)
+    return not private
 
 
 def cached_public(game_id: int) -> bool:

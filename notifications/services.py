@@ -38,6 +38,7 @@ from django.utils import timezone, translation
 from django.utils.translation import ngettext
 
 from accounts.models import User
+from durak_site import live
 from durak_site.celery import publish_on_commit
 from durak_site.engine_text import preset_name
 from games.models import Game, Seat
@@ -125,7 +126,23 @@ def notify(
         notification.save()
     if email_due:
         _queue_email(notification.pk)  # a duplicate for a row already claimed does nothing
+    if web:
+        bell_changed(user.pk)
     return notification
+
+
+def bell_changed(user_id: int) -> None:
+    """Tell the user's open pages that their bell changed, once the transaction commits
+    (``durak_site.live``, fail-soft): how many notifications are unread and how many running
+    games wait for their move, read after the commit. Nothing else: the user's channel is theirs
+    alone, but the page shows only the counts."""
+
+    def counts() -> dict[str, int]:
+        unread = Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
+        waiting = Seat.objects.filter(user_id=user_id, awaiting_move=True, game__status=Game.Status.ACTIVE)
+        return {"unread": unread, "waiting": waiting.count()}
+
+    live.send_on_commit(live.user_channel(user_id), "bell", counts)
 
 
 def _result_params(game: Game, seat: Seat, names: dict[int, str]) -> dict[str, Any]:
@@ -188,7 +205,8 @@ def game_seen(*, game_id: int, user_id: int) -> None:
     Call inside a transaction (``FOR UPDATE SKIP LOCKED``)."""
     unread = Notification.objects.filter(user_id=user_id, game_id=game_id, read_at__isnull=True)
     free = unread.select_for_update(skip_locked=True).values("pk")
-    Notification.objects.filter(pk__in=free).update(read_at=timezone.now())
+    if Notification.objects.filter(pk__in=free).update(read_at=timezone.now()):
+        bell_changed(user_id)
 
 
 def mark_read(*, user: User, notification_id: int | None = None) -> int:
@@ -196,7 +214,10 @@ def mark_read(*, user: User, notification_id: int | None = None) -> int:
     unread = Notification.objects.filter(user=user, read_at__isnull=True)
     if notification_id is not None:
         unread = unread.filter(pk=notification_id)
-    return unread.update(read_at=timezone.now())
+    read = unread.update(read_at=timezone.now())
+    if read:
+        bell_changed(user.pk)
+    return read
 
 
 def send_time_warnings(*, batch: int = 200) -> int:

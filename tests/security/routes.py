@@ -94,6 +94,15 @@ def move_form(world: World) -> dict[str, Any]:
 ROUTES: dict[str, Route] = {
     # Site-wide
     "healthz": Route("GET"),
+    "live": Route(
+        "GET",
+        lambda w: [({}, f"channel=game-{w.running.pk}&channel=lobby")],
+        anonymous=frozenset({204}),  # no stream under WSGI (the test client): the page polls
+        stranger=frozenset({204}),
+        why="a public game's versions and the lobby's news; a private game's stream, another "
+        "user's bell and a missing game are refused alike (tests/security/test_stream.py)",
+        private=lambda w: [({}, f"channel=game-{w.private.pk}"), ({}, f"channel=user-{w.olga.pk}")],
+    ),
     "set_language": Route(
         "POST",
         data=lambda w: {"language": "ru", "next": "/"},

@@ -1,0 +1,116 @@
+"""Who may read which live channel (``durak_site.live``): django-eventstream's channel manager.
+
+- ``game-<id>`` (versions of a game): whoever may see the game, ``selectors.game_visible_to``
+  (share links included), the one place that is decided.
+- ``game-<id>-chat-players`` / ``game-<id>-chat-spectators``: only the chat the viewer reads
+  (``chat.services.channel_for``): a spectator never learns when the players chat, nor a player
+  when the spectators do. Both of a game the viewer may see, else neither.
+- ``user-<id>``: that user alone.
+- ``lobby`` (a public open game changed): everyone.
+
+Anything else, and every channel of a game that does not exist, is refused like a game the
+viewer may not see: the same answer, so an id confirms nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Container
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import prefetch_related_objects
+from django.http import HttpRequest
+from django_eventstream.channelmanager import ChannelManagerBase
+
+from chat.models import ChatMessage
+from chat.services import channel_for
+from durak_site import live
+
+from . import selectors
+from .models import Game
+
+_GAME = re.compile(r"game-(?P<game>[1-9][0-9]{0,17})(?:-chat-(?P<chat>players|spectators))?")
+_USER = re.compile(r"user-(?P<user>[1-9][0-9]{0,17})")
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Whom a stream is for (``pk``: the user's, or ``"anonymous"``) and the channels they may
+    read, decided once when the stream opens (:meth:`ChannelManager.viewer_for`)."""
+
+    pk: int | str
+    readable: frozenset[str]
+
+
+def readable_channels(
+    *, channels: Collection[str], user: Any, shared_game_ids: Container[int]
+) -> frozenset[str]:
+    """Those of ``channels`` that ``user`` (with the share links ``shared_game_ids``) may read.
+
+    One query for the games named, and for the private ones among them one each for their
+    seats and invitations (what ``game_visible_to`` reads); a player's chat channel reads the
+    seats of a public game too.
+    """
+    authenticated = bool(getattr(user, "is_authenticated", False))
+    wanted: dict[str, tuple[int, str | None]] = {}
+    allowed: set[str] = set()
+    for channel in channels:
+        if channel == live.LOBBY:
+            allowed.add(channel)
+        elif user_match := _USER.fullmatch(channel):
+            if authenticated and int(user_match["user"]) == user.pk:
+                allowed.add(channel)
+        elif game_match := _GAME.fullmatch(channel):
+            wanted[channel] = (int(game_match["game"]), game_match["chat"])
+    if not wanted:
+        return frozenset(allowed)
+    games = {
+        game.pk: game
+        for game in Game.objects.filter(pk__in={game_id for game_id, _chat in wanted.values()}).only(
+            "pk", "private", "creator_id"
+        )
+    }
+    private = [game for game in games.values() if game.private]
+    prefetch_related_objects(private, "seats", "invitations")
+    chatting = [game for game in games.values() if not game.private and authenticated]
+    if any(chat is not None for _game_id, chat in wanted.values()):
+        prefetch_related_objects(chatting, "seats")
+    for channel, (game_id, chat) in wanted.items():
+        game = games.get(game_id)
+        if game is None or not selectors.game_visible_to(
+            game=game, user=user, shared_game_ids=shared_game_ids
+        ):
+            continue
+        if chat is None or chat == (
+            channel_for(game=game, user=user) if authenticated else ChatMessage.Channel.SPECTATORS
+        ):
+            allowed.add(channel)
+    return frozenset(allowed)
+
+
+class ChannelManager(ChannelManagerBase):  # type: ignore[misc]
+    """``EVENTSTREAM_CHANNELMANAGER_CLASS``. The decision is taken once per stream, with the
+    request (share links live in its session): ``viewer_for``. django-eventstream then asks
+    ``can_read_channel`` with that :class:`Viewer`, and gets the same answer without a query."""
+
+    def get_channels_for_request(self, request: HttpRequest, view_kwargs: dict[str, Any]) -> set[str]:
+        return set(request.GET.getlist("channel"))
+
+    def viewer_for(self, request: HttpRequest, channels: Collection[str]) -> Viewer:
+        user = request.user
+        return Viewer(
+            pk=user.pk if user.is_authenticated else "anonymous",
+            readable=readable_channels(
+                channels=channels, user=user, shared_game_ids=selectors.share_link_game_ids(request.session)
+            ),
+        )
+
+    def can_read_channel(self, user: Any, channel: str) -> bool:
+        if isinstance(user, Viewer):
+            return channel in user.readable
+        return channel in readable_channels(channels=[channel], user=user, shared_game_ids=())
+
+    def is_channel_reliable(self, channel: str) -> bool:
+        # No event storage: a page that reconnects asks once with the version it has.
+        return False
