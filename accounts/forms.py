@@ -1,10 +1,12 @@
-"""The API tokens page's form for a new token."""
+"""Forms of the accounts: a new API token (the tokens page), "sound on my turn" (the settings page)."""
 
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+
+from .models import User
 
 #: What the page offers; the API takes any number of days up to ``accounts.tokens.MAX_DAYS``.
 TOKEN_DAYS = [7, 30, 90, 365]
@@ -26,3 +28,11 @@ class ApiTokenForm(forms.Form):
         days_field.choices = [
             (days, ngettext("%(days)d day", "%(days)d days", days) % {"days": days}) for days in TOKEN_DAYS
         ]
+
+
+class TurnSoundForm(forms.ModelForm):  # type: ignore[type-arg]
+    """The settings page's "sound on my turn" (its own fieldset; label and help from the field)."""
+
+    class Meta:
+        model = User
+        fields = ["turn_sound"]

@@ -81,6 +81,13 @@ class User(AbstractUser):  # type: ignore[django-manager-missing]
         default="correspondence",
         help_text=_("Ask before a move is sent, so a slip of the thumb costs nothing."),
     )
+    turn_sound = models.BooleanField(
+        _("sound on my turn"),
+        default=False,
+        help_text=_(
+            "A short chime when a game starts waiting for your move, while a page of the site is open."
+        ),
+    )
 
     is_bot = models.BooleanField(
         default=False,

@@ -96,6 +96,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "notifications.context_processors.bell",
+                "games.context_processors.turns",  # games waiting for the user's move (header, title)
                 "durak_site.live.page",  # the live stream's attributes on <body>
             ],
         },

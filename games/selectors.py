@@ -3,7 +3,7 @@
 """
 
 import secrets
-from collections.abc import Container
+from collections.abc import Collection, Container
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -23,6 +23,7 @@ from django.db.models import (
     Subquery,
     Value,
     When,
+    Window,
 )
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
@@ -194,13 +195,19 @@ def lobby_open_games(*, limit: int = 50) -> QuerySet[Game]:
 
 
 def user_games(*, user: User, limit: int = 50) -> QuerySet[Game]:
-    """The user's open, running and recently finished games: those waiting for their move first."""
-    my_turn = Seat.objects.filter(game=OuterRef("pk"), user=user, awaiting_move=True)
+    """The user's open, running and recently finished games: those waiting for their move
+    first, in the order ``turns_waiting`` gives them (the earliest deadline first, then the
+    longest wait), then the running, the open and the finished ones, the latest change first.
+    Each game carries ``my_turn`` and ``my_deadline`` (None without a clock or when not waited
+    for)."""
+    mine = Seat.objects.filter(game=OuterRef("pk"), user=user)
     return (
         Game.objects.filter(seats__user=user)
         .exclude(status=Game.Status.ABORTED)
         .annotate(
-            my_turn=Exists(my_turn),
+            my_turn=Exists(mine.filter(awaiting_move=True)),
+            my_deadline=Subquery(mine.filter(awaiting_move=True).values("deadline")[:1]),
+            waiting_since=Case(When(my_turn=True, then=F("updated_at"))),
             status_order=Case(
                 When(status=Game.Status.ACTIVE, then=Value(0)),
                 When(status=Game.Status.OPEN, then=Value(1)),
@@ -209,8 +216,66 @@ def user_games(*, user: User, limit: int = 50) -> QuerySet[Game]:
             ),
         )
         .prefetch_related(_SEATS_WITH_USERS)
-        .order_by("-my_turn", "status_order", "-updated_at")[:limit]
+        .order_by(
+            "-my_turn",
+            F("my_deadline").asc(nulls_last=True),
+            F("waiting_since").asc(nulls_last=True),
+            "status_order",
+            "-updated_at",
+            "-pk",
+        )[:limit]
     )
+
+
+# Whose move it is: from the stored seats (``Seat.awaiting_move``, which ``services`` copies from
+# the engine's ``waiting_for()`` after every change), never from a game's state.
+
+
+@dataclass(frozen=True)
+class TurnsWaiting:
+    """The running games waiting for one player's move: how many, and the first two of them in
+    the order to play them (``turns_waiting``)."""
+
+    count: int
+    first: tuple[int, ...]  # game ids, at most two
+
+    def next_game(self, *, excluding: int | None = None) -> int | None:
+        """The game to play next, other than ``excluding`` (the one on the screen)."""
+        return next((game_id for game_id in self.first if game_id != excluding), None)
+
+
+def _seats_waiting(user_ids: Collection[int]) -> QuerySet[Seat]:
+    return Seat.objects.filter(user_id__in=user_ids, awaiting_move=True, game__status=Game.Status.ACTIVE)
+
+
+#: The order to play the games waiting for a player: the earliest deadline first (games without a
+#: clock after those with one), then the one that has waited longest (its last change is oldest).
+_MOST_URGENT_FIRST = (F("deadline").asc(nulls_last=True), F("game__updated_at").asc(), F("game_id").asc())
+
+
+def turns_waiting(*, user_id: int) -> TurnsWaiting:
+    """The games waiting for the user's move (for the header, the tab's title and the "next game"
+    buttons): one query over the user's waiting seats (``seat_my_games_idx``), whatever the
+    number of games. Also a throw-in the engine waits for counts: "throw in or say done"."""
+    rows = list(
+        _seats_waiting([user_id])
+        .annotate(total=Window(Count("pk")))
+        .order_by(*_MOST_URGENT_FIRST)
+        .values_list("game_id", "total")[:2]
+    )
+    return TurnsWaiting(count=rows[0][1] if rows else 0, first=tuple(game_id for game_id, _ in rows))
+
+
+def turns_waiting_counts(*, user_ids: Collection[int]) -> dict[int, int]:
+    """How many running games wait for each of these users' move (0 for none): one query."""
+    counts = dict(
+        _seats_waiting(user_ids)
+        .order_by()
+        .values("user_id")
+        .annotate(n=Count("pk"))
+        .values_list("user_id", "n")
+    )
+    return {user_id: counts.get(user_id, 0) for user_id in user_ids}
 
 
 def game_list(

@@ -16,5 +16,6 @@ urlpatterns = [
     path("games/<int:game_id>/fill-with-bots/", views.game_fill_with_bots, name="fill_with_bots"),
     path("games/<int:game_id>/invite/", views.game_invite, name="invite"),
     path("games/<int:game_id>/join/<str:token>/", views.game_join_link, name="join_link"),
+    path("games/turns/", views.turns_waiting, name="turns"),
     path("vacation/", views.vacation_take, name="vacation"),
 ]

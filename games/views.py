@@ -276,6 +276,18 @@ def game_invite(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _seat_action(request, game_id, invite, _("%(name)s is invited.") % {"name": username.strip()})
 
 
+@require_GET
+@login_required
+def turns_waiting(request: HtmxHttpRequest) -> HttpResponse:
+    """``GET /games/turns/``: the header's counter of games waiting for the user's move, as the
+    fragment ``static/js/turns.js`` swaps in (from the user's own seats: one query); with
+    ``?current=<game id>`` also that game page's "next game waiting for you" button."""
+    asked = request.GET.get("current", "")
+    if asked and not (asked.isascii() and asked.isdigit() and len(asked) <= 18):
+        return HttpResponse(_("Name the game as a number."), status=400, content_type="text/plain")
+    return render(request, "games/_turns.html", {"current": int(asked) if asked else None})
+
+
 @require_POST
 @login_required
 def vacation_take(request: HtmxHttpRequest) -> HttpResponse:

@@ -9,6 +9,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.forms import TurnSoundForm
 from accounts.middleware import set_language_cookie
 from accounts.models import User
 from games import timeouts
@@ -56,9 +57,11 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         prefs_form = PreferencesForm(request.POST, instance=prefs)
         tz_form = TimeZoneForm(request.POST, instance=user)
-        if prefs_form.is_valid() and tz_form.is_valid():
+        sound_form = TurnSoundForm(request.POST, instance=user)
+        if prefs_form.is_valid() and tz_form.is_valid() and sound_form.is_valid():
             prefs_form.save()
             tz_form.save()
+            sound_form.save()
             # The next page already speaks the chosen language (LocaleMiddleware reads the cookie).
             translation.activate(user.language)
             messages.success(request, _("Settings saved."))
@@ -68,9 +71,11 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
     else:
         prefs_form = PreferencesForm(instance=prefs)
         tz_form = TimeZoneForm(instance=user)
+        sound_form = TurnSoundForm(instance=user)
     context = {
         "prefs_form": prefs_form,
         "tz_form": tz_form,
+        "sound_form": sound_form,
         "vacations": user.vacations.filter(ends_on__gte=timeouts.local_today(user)),
         "vacation_days_left": timeouts.vacation_days_left(user),
         "today": timeouts.local_today(user),

@@ -1,0 +1,136 @@
+/* Your-turn awareness: the header's counter of games waiting for your move (#turn-counter), the
+   tab's title "(2) Your move · …" and the "next game waiting for you" button (#next-game), kept
+   live; and, if the player turned it on in the settings, a short chime when a game starts waiting
+   for them. The server renders all of it (templates/base.html, games/_turns.html); this file only
+   asks GET /games/turns/ for the same fragment again when something may have changed:
+
+   - the live stream's bell event (live.js: "durak:bell", which carries the count) says so;
+   - the table on this page or the lobby's "My games" list was swapped (a move, here or theirs);
+   - every 30 s while the stream is not open (or cannot hear the whole site: data-live-fanout).
+
+   The count and the rule of whose move it is come from the server (the seats the engine waits
+   for); nothing here decides it. No inline script (CSP). */
+(() => {
+  "use strict";
+
+  const POLL_MS = 30000;
+  const CHIME_GAP_MS = 5000; // one chime for one change, though the table and the count both tell it
+
+  const counter = () => document.getElementById("turn-counter");
+  const first = counter();
+  if (!first) return;
+
+  const url = first.dataset.url;
+  const titleWith = (count) => first.dataset.title.replace("{count}", String(count)) + " · ";
+  let count = Number(first.dataset.count) || 0;
+  // The page's own title, without the count the server put in front of it.
+  const shown = titleWith(count);
+  const baseTitle = count > 0 && document.title.startsWith(shown) ? document.title.slice(shown.length) : document.title;
+
+  const alwaysPoll = document.body.dataset.liveFanout !== "redis";
+  let liveOpen = false;
+  let inFlight = false;
+  let again = false;
+  let lastChime = 0;
+  let audio = null;
+  let tableVersion = null;
+  let tableMyTurn = false;
+
+  function showTitle() {
+    document.title = count > 0 ? titleWith(count) + baseTitle : baseTitle;
+  }
+
+  function chime() {
+    const src = (counter() || first).dataset.sound;
+    const now = Date.now();
+    if (!src || now - lastChime < CHIME_GAP_MS) return;
+    lastChime = now;
+    if (!audio) audio = new Audio(src);
+    audio.currentTime = 0;
+    // Refused until the visitor has interacted with the page (the browser's autoplay rule): silent then.
+    const played = audio.play();
+    if (played && played.catch) played.catch(() => {});
+  }
+
+  function swapIn(fresh, id) {
+    const old = document.getElementById(id);
+    if (!old || !fresh || old.outerHTML === fresh.outerHTML) return;
+    const hadFocus = old.contains(document.activeElement);
+    old.replaceWith(fresh);
+    if (hadFocus) {
+      const link = fresh.querySelector("a");
+      if (link) link.focus();
+    }
+  }
+
+  function apply(html) {
+    const parsed = document.createElement("template");
+    parsed.innerHTML = html;
+    const fresh = parsed.content.getElementById("turn-counter");
+    if (!fresh) return; // not the fragment (logged out meanwhile: the log-in page)
+    const next = Number(fresh.dataset.count) || 0;
+    swapIn(fresh, "turn-counter");
+    swapIn(parsed.content.getElementById("next-game"), "next-game");
+    if (next > count) chime();
+    count = next;
+    showTitle();
+  }
+
+  async function refresh() {
+    if (inFlight) {
+      again = true;
+      return;
+    }
+    inFlight = true;
+    try {
+      const button = document.getElementById("next-game");
+      const current = button ? button.dataset.current : "";
+      const response = await fetch(url + (current ? "?current=" + encodeURIComponent(current) : ""), {
+        credentials: "same-origin",
+        headers: { Accept: "text/html" },
+      });
+      if (response.ok) apply(await response.text());
+    } catch (error) {
+      // Offline for a moment: the next poll or event asks again.
+    } finally {
+      inFlight = false;
+      if (again) {
+        again = false;
+        refresh();
+      }
+    }
+  }
+
+  function readTable() {
+    const table = document.getElementById("table");
+    if (!table) return false;
+    const version = table.dataset.version;
+    const myTurn = table.classList.contains("my-turn");
+    const changed = tableVersion !== null && version !== tableVersion;
+    if (changed && myTurn && !tableMyTurn) chime(); // the open game became my turn
+    tableVersion = version;
+    tableMyTurn = myTurn;
+    return changed;
+  }
+
+  document.addEventListener("durak:bell", (event) => {
+    const waiting = event.detail && event.detail.waiting;
+    if (typeof waiting !== "number" || waiting !== count) refresh();
+  });
+  document.addEventListener("durak:live", (event) => {
+    const open = Boolean(event.detail && event.detail.open);
+    if (open && !liveOpen) refresh(); // back after a gap: what changed meanwhile
+    liveOpen = open;
+  });
+  document.addEventListener("htmx:afterSettle", (event) => {
+    const target = event.target;
+    const lobbyList = target && target.closest && target.closest("#my-games");
+    if (readTable() || lobbyList) refresh();
+  });
+  setInterval(() => {
+    if (!liveOpen || alwaysPoll) refresh();
+  }, POLL_MS);
+
+  readTable();
+  showTitle();
+})();
