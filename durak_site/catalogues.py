@@ -19,7 +19,9 @@ SKIP = {".venv", "node_modules", ".git", "staticfiles"}
 
 def catalogues(root: Path = ROOT) -> list[Path]:
     return sorted(
-        po for po in root.glob("**/locale/*/LC_MESSAGES/*.po") if not SKIP.intersection(po.relative_to(root).parts)
+        po
+        for po in root.glob("**/locale/*/LC_MESSAGES/*.po")
+        if not SKIP.intersection(po.relative_to(root).parts)
     )
 
 

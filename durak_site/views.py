@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET
 @require_GET
 @never_cache
 def healthz(request: HttpRequest) -> HttpResponse:
-    """"ok" if the web process answers: for load balancers and uptime checks, and the trivial
+    """ "ok" if the web process answers: for load balancers and uptime checks, and the trivial
     view the load test (benchmarks/load.py) compares the game requests with. It touches neither
     the database nor the session, so it says nothing about PostgreSQL or Redis."""
     return HttpResponse("ok", content_type="text/plain")

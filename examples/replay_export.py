@@ -35,14 +35,20 @@ def replay(export: dict[str, Any]) -> list[str]:
     stacked = export.get("stacked_deal")
     if stacked is not None:
         game = durak.Game.from_deal(
-            rules, stacked["hands"], stacked["stock"], dealer=stacked.get("dealer", 0),
-            first_attacker=stacked.get("first_attacker"), trump=stacked.get("trump"),
+            rules,
+            stacked["hands"],
+            stacked["stock"],
+            dealer=stacked.get("dealer", 0),
+            first_attacker=stacked.get("first_attacker"),
+            trump=stacked.get("trump"),
         )
     else:
         game = durak.Game.new(
             rules, export["players"], export["seed"], dealer=export["dealer"], first_game=export["first_game"]
         )
-    if [list(hand) for hand in game.hands] != export["deal"]["hands"] or list(game.stock) != export["deal"]["stock"]:
+    if [list(hand) for hand in game.hands] != export["deal"]["hands"] or list(game.stock) != export["deal"][
+        "stock"
+    ]:
         problems.append("the seed does not give the exported deal")
     for number, action in enumerate(export["moves"], start=1):
         try:
@@ -50,7 +56,11 @@ def replay(export: dict[str, Any]) -> list[str]:
         except durak.IllegalAction as error:
             return [*problems, f"move {number} is illegal: {error}"]
     result = export["result"]
-    if [list(game.finished), game.loser, game.losing_team] != [result["finished"], result["loser"], result["losing_team"]]:
+    if [list(game.finished), game.loser, game.losing_team] != [
+        result["finished"],
+        result["loser"],
+        result["losing_team"],
+    ]:
         problems.append("the replay does not end as exported")
     return problems
 
@@ -64,10 +74,18 @@ def main(path: str) -> int:
         return 1
     names = export["names"]
     loser = export["result"]["loser"]
-    outcome = "a draw" if loser is None and export["result"]["losing_team"] is None else (
-        f"{names[loser]} is the fool" if loser is not None else f"team {export['result']['losing_team']} lost"
+    outcome = (
+        "a draw"
+        if loser is None and export["result"]["losing_team"] is None
+        else (
+            f"{names[loser]} is the fool"
+            if loser is not None
+            else f"team {export['result']['losing_team']} lost"
+        )
     )
-    print(f"game {export['game']}: {len(export['moves'])} moves replayed, the deal matches its hash; {outcome}")
+    print(
+        f"game {export['game']}: {len(export['moves'])} moves replayed, the deal matches its hash; {outcome}"
+    )
     return 0
 
 

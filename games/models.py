@@ -97,7 +97,7 @@ class Game(models.Model):
 
     @property
     def time_control(self) -> str:
-        """"none", "live" (seconds or minutes a move) or "correspondence" (an hour or more)."""
+        """ "none", "live" (seconds or minutes a move) or "correspondence" (an hour or more)."""
         if self.move_time is None:
             return "none"
         return "correspondence" if self.move_time >= CORRESPONDENCE_FROM else "live"
@@ -109,7 +109,10 @@ class Seat(models.Model):
         OUT = "out", pgettext_lazy("seat result", "went out")
         FOOL = "fool", pgettext_lazy("seat result", "fool")
         DRAW = "draw", pgettext_lazy("seat result", "draw")
-        WON = "won", pgettext_lazy("seat result", "won")  # not the fool, still holding cards when a timeout or resignation ended it
+        WON = (
+            "won",
+            pgettext_lazy("seat result", "won"),
+        )  # not the fool, still holding cards when a timeout or resignation ended it
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
@@ -145,7 +148,9 @@ class Seat(models.Model):
             # A player's game ids without reading their seat rows (index-only scans): "my games",
             # the profile's count of running games (benchmarks/scale.py).
             models.Index(fields=["user", "game"], name="seat_user_game_idx"),
-            models.Index(fields=["deadline"], name="seat_deadline_idx", condition=models.Q(deadline__isnull=False)),
+            models.Index(
+                fields=["deadline"], name="seat_deadline_idx", condition=models.Q(deadline__isnull=False)
+            ),
             models.Index(fields=["warn_at"], name="seat_warn_idx", condition=models.Q(warn_at__isnull=False)),
         ]
         ordering = ["position"]
@@ -203,7 +208,9 @@ class Vacation(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=models.Q(ends_on__gte=models.F("starts_on")), name="vacation_order"),
+            models.CheckConstraint(
+                condition=models.Q(ends_on__gte=models.F("starts_on")), name="vacation_order"
+            ),
         ]
         indexes = [models.Index(fields=["user", "ends_on"], name="vacation_user_idx")]
         ordering = ["starts_on"]

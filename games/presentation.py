@@ -134,7 +134,10 @@ def _plain_label(action: dict[str, Any]) -> str:
     if kind == "throw":
         return _("Throw in %(card)s") % {"card": pretty(action["card"])}
     if kind == "defend":
-        return _("Beat %(target)s with %(card)s") % {"target": pretty(action["target"]), "card": pretty(action["card"])}
+        return _("Beat %(target)s with %(card)s") % {
+            "target": pretty(action["target"]),
+            "card": pretty(action["card"]),
+        }
     if kind == "transfer":
         return _("Transfer with %(card)s") % {"card": pretty(action["card"])}
     if kind == "take":
@@ -180,15 +183,21 @@ def group_suit_choices(buttons: list[ActionButton]) -> list[ActionButton]:
         if key in pickers:
             picker = grouped[pickers[key]]
             grouped[pickers[key]] = ActionButton(
-                action=picker.action, label=picker.label, value=picker.value, cards=picker.cards,
+                action=picker.action,
+                label=picker.label,
+                value=picker.value,
+                cards=picker.cards,
                 choices=(*picker.choices, button),
             )
         else:
             pickers[key] = len(grouped)
             grouped.append(
                 ActionButton(
-                    action=plain, label=_("%(move)s, naming") % {"move": _plain_label(plain)}, value="",
-                    cards=button.cards, choices=(button,),
+                    action=plain,
+                    label=_("%(move)s, naming") % {"move": _plain_label(plain)},
+                    value="",
+                    cards=button.cards,
+                    choices=(button,),
                 )
             )
     return grouped
@@ -212,7 +221,10 @@ def card_marks(card: str, view: dict[str, Any]) -> CardMarks:
         return CardMarks()
     named = (view.get("named_suits") or {}).get(card)
     if named:
-        note_suit, note = named, pgettext("an eight named as a suit", "as %(suit)s") % {"suit": SUIT_SYMBOLS[named]}
+        note_suit, note = (
+            named,
+            pgettext("an eight named as a suit", "as %(suit)s") % {"suit": SUIT_SYMBOLS[named]},
+        )
     elif rank == "6":
         note_suit = SIX_BEATS[suit]
         note = pgettext("an enchanted six", "beats %(suit)s") % {"suit": SUIT_SYMBOLS[note_suit]}
@@ -378,7 +390,10 @@ def _role_line(view: dict[str, Any], me: int | None, name: Any) -> str:
             return _("You attack %(defender)s.") % {"defender": name(defender)}
         if defender == me:
             return _("%(attacker)s attacks you.") % {"attacker": name(attacker)}
-        return _("%(attacker)s attacks %(defender)s.") % {"attacker": name(attacker), "defender": name(defender)}
+        return _("%(attacker)s attacks %(defender)s.") % {
+            "attacker": name(attacker),
+            "defender": name(defender),
+        }
     if attacker == me:
         return _("You lead the next attack on %(defender)s.") % {"defender": name(defender)}
     if defender == me:
@@ -409,7 +424,9 @@ def _situation_line(view: dict[str, Any], me: int | None, name: Any) -> str:
             ) % {"cards": cards}
         if unbeaten:
             return ngettext(
-                "%(cards)s attacks you: beat it or take.", "%(cards)s attack you: beat them or take.", len(unbeaten)
+                "%(cards)s attacks you: beat it or take.",
+                "%(cards)s attack you: beat them or take.",
+                len(unbeaten),
             ) % {"cards": cards}
         if view.get("table"):
             return _("You beat every card: waiting to see if more are thrown in.")
@@ -421,7 +438,9 @@ def _situation_line(view: dict[str, Any], me: int | None, name: Any) -> str:
         return _("%(defender)s takes the cards.") % target
     if unbeaten:
         return ngettext(
-            "%(defender)s has to beat %(cards)s or take.", "%(defender)s has to beat %(cards)s or take.", len(unbeaten)
+            "%(defender)s has to beat %(cards)s or take.",
+            "%(defender)s has to beat %(cards)s or take.",
+            len(unbeaten),
         ) % {**target, "cards": cards}
     if view.get("table"):
         if waited:
@@ -461,9 +480,13 @@ def last_move_line(
         return _hidden_move_line(kind, player, me, names)
     if player == me:
         mine = {
-            "attack": lambda: _("You attack with %(cards)s.") % {"cards": _cards_text(action.get("cards") or [])},
+            "attack": lambda: (
+                _("You attack with %(cards)s.") % {"cards": _cards_text(action.get("cards") or [])}
+            ),
             "throw": lambda: _("You throw in %(card)s.") % {"card": card},
-            "defend": lambda: _("You beat %(target)s with %(card)s.") % {"target": pretty(action["target"]), "card": card},
+            "defend": lambda: (
+                _("You beat %(target)s with %(card)s.") % {"target": pretty(action["target"]), "card": card}
+            ),
             "transfer": lambda: _("You transfer with %(card)s.") % {"card": card},
             "take": lambda: _("You take the cards."),
             "pass": lambda: _("You pass."),
@@ -474,10 +497,14 @@ def last_move_line(
         return mine[kind]() if kind in mine else ""
     who = {"name": names.get(int(player or 0), _("player %(number)d") % {"number": int(player or 0) + 1})}
     theirs = {
-        "attack": lambda: _("%(name)s attacks with %(cards)s.") % {**who, "cards": _cards_text(action.get("cards") or [])},
+        "attack": lambda: (
+            _("%(name)s attacks with %(cards)s.") % {**who, "cards": _cards_text(action.get("cards") or [])}
+        ),
         "throw": lambda: _("%(name)s throws in %(card)s.") % {**who, "card": card},
-        "defend": lambda: _("%(name)s beats %(target)s with %(card)s.")
-        % {**who, "target": pretty(action["target"]), "card": card},
+        "defend": lambda: (
+            _("%(name)s beats %(target)s with %(card)s.")
+            % {**who, "target": pretty(action["target"]), "card": card}
+        ),
         "transfer": lambda: _("%(name)s transfers with %(card)s.") % {**who, "card": card},
         "take": lambda: _("%(name)s takes the cards.") % who,
         "pass": lambda: _("%(name)s passes.") % who,
@@ -507,7 +534,11 @@ def build_table(
     def name(position: int | None) -> str:
         if position is None:
             return _("nobody")
-        return _("you") if position == me else names.get(position, _("player %(number)d") % {"number": position + 1})
+        return (
+            _("you")
+            if position == me
+            else names.get(position, _("player %(number)d") % {"number": position + 1})
+        )
 
     finished = set(view.get("finished") or [])
     team_of = {seat: index for index, team in enumerate(view.get("teams") or []) for seat in team}
@@ -558,7 +589,9 @@ def build_table(
         if losing_team is None:
             status_line = _("The game is over: a draw, no team lost.")
         elif losing_team == my_team:
-            status_line = _("The game is over: your team lost (%(names)s).") % {"names": team_names(losing_team)}
+            status_line = _("The game is over: your team lost (%(names)s).") % {
+                "names": team_names(losing_team)
+            }
         else:
             status_line = _("The game is over: %(team)s (%(names)s) lost.") % {
                 "team": TEAM_NAMES[losing_team],
@@ -591,10 +624,13 @@ def build_table(
                 "names": _join_names(partners),
             }
         else:
-            team_line = "; ".join(
-                _("%(team)s: %(names)s") % {"team": _capfirst(str(TEAM_NAMES[i])), "names": team_names(i)}
-                for i in range(len(teams))
-            ) + "."
+            team_line = (
+                "; ".join(
+                    _("%(team)s: %(names)s") % {"team": _capfirst(str(TEAM_NAMES[i])), "names": team_names(i)}
+                    for i in range(len(teams))
+                )
+                + "."
+            )
     direction = view.get("direction", 1)
     direction_line = ""
     if direction == -1:

@@ -112,9 +112,11 @@ def user_suspend(*, moderator: User, user: User, duration: timedelta | None, rea
         moderator=moderator, user=user, kind=Sanction.Kind.SUSPEND, duration=duration, reason=reason
     )
     settled: list[int] = []
-    seats = Seat.objects.filter(
-        user=user, game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN]
-    ).select_related("game").order_by("game_id")  # games are locked in id order, as everywhere
+    seats = (
+        Seat.objects.filter(user=user, game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN])
+        .select_related("game")
+        .order_by("game_id")
+    )  # games are locked in id order, as everywhere
     for seat in seats:
         try:
             if seat.game.status == Game.Status.OPEN:

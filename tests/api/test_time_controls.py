@@ -16,7 +16,9 @@ pytestmark = pytest.mark.django_db
 
 def create(client: Any, time_control: Any, **extra: Any) -> Any:
     return client.post(
-        "/api/games/", {"preset": "classic", "players": 2, "time_control": time_control, **extra}, format="json"
+        "/api/games/",
+        {"preset": "classic", "players": 2, "time_control": time_control, **extra},
+        format="json",
     )
 
 
@@ -47,10 +49,16 @@ def test_a_game_created_with_a_live_time_control_shows_its_deadline_once_dealt()
 
 
 def test_a_correspondence_game_can_pause_at_weekends() -> None:
-    response = create(token_client(UserFactory()), {"kind": "correspondence", "seconds": 86400, "pause_weekends": True})
+    response = create(
+        token_client(UserFactory()), {"kind": "correspondence", "seconds": 86400, "pause_weekends": True}
+    )
     assert response.status_code == 201, response.content
     game = Game.objects.get(pk=response.json()["id"])
-    assert (game.move_time, game.pause_weekends, game.time_control) == (timedelta(days=1), True, "correspondence")
+    assert (game.move_time, game.pause_weekends, game.time_control) == (
+        timedelta(days=1),
+        True,
+        "correspondence",
+    )
 
 
 @pytest.mark.parametrize("body", [{"time_control": None}, {}], ids=["null", "left out"])

@@ -161,7 +161,9 @@ def test_three_players_play_an_enchanted_game_to_the_end(
         bob.screenshot("3-may-reverse")
         move(bob, lambda: bob.page.get_by_role("button", name="Reverse the direction of play").click())
         for player in players:
-            expect(player.table.locator(".direction.reversed")).to_contain_text("↺ Play runs counter-clockwise")
+            expect(player.table.locator(".direction.reversed")).to_contain_text(
+                "↺ Play runs counter-clockwise"
+            )
         expect(bob.table.locator(".situation")).to_contain_text("You lead the next attack on alice.")
 
         # On his phone Bob taps to read what the cards in sight do.
@@ -226,7 +228,9 @@ def test_a_team_game_shows_teams_partners_and_the_team_result(
         expect(first.table.locator(".opponent.partner .team-tag")).to_have_text("your partner · team A")
         expect(first.table.locator(".opponent.team-1")).to_have_count(2)
         expect(first.table.locator(".opponent.team-1").first).to_contain_text(opponent)
-        expect(second.table.locator(".team-line")).to_have_text(f"You play in team B with {users[3].username}.")
+        expect(second.table.locator(".team-line")).to_have_text(
+            f"You play in team B with {users[3].username}."
+        )
         first.page.screenshot(path=str(artifacts / "team-1-start-desktop.png"), full_page=True)
         second.page.screenshot(path=str(artifacts / "team-1-start-phone.png"), full_page=True)
 

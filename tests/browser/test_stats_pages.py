@@ -20,7 +20,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 NAMES = ["Masha", "Petya", "Sasha", "Dima", "Olya", "Vanya"]
 
 
-def test_profile_leaderboard_series_and_replay_pages(browser: Browser, live_server: Any, artifacts: Path) -> None:
+def test_profile_leaderboard_series_and_replay_pages(
+    browser: Browser, live_server: Any, artifacts: Path
+) -> None:
     six_game, users = started_game(players=6, deal=SIX_DEAL)
     for user, name in zip(users, NAMES, strict=True):
         user.display_name = name

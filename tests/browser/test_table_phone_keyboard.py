@@ -278,7 +278,8 @@ def test_a_correspondence_move_waits_for_confirmation_and_connection_loss_is_sho
 
     # The server answers 503 "briefly unavailable" (its database restarting): the same notice.
     bob.page.context.route(
-        "**/poll/**", lambda route: route.fulfill(status=503, body="unavailable", headers={"Retry-After": "5"})
+        "**/poll/**",
+        lambda route: route.fulfill(status=503, body="unavailable", headers={"Retry-After": "5"}),
     )
     expect(bob.page.locator("#connection")).to_have_text("Connection lost: retrying…")
     bob.page.context.unroute("**/poll/**")

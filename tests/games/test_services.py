@@ -82,7 +82,9 @@ def test_create_refuses_a_bad_stacked_deal_at_once(user: Any, deal: dict[str, An
     """Also with a move time: the deal is checked whatever the time control."""
     for move_time in (None, timedelta(minutes=2)):
         with pytest.raises(InvalidRules, match=f"Bad stacked deal: .*{message}"):
-            services.game_create(creator=user, preset="classic", num_players=2, deal=deal, move_time=move_time)
+            services.game_create(
+                creator=user, preset="classic", num_players=2, deal=deal, move_time=move_time
+            )
     assert not Game.objects.exists()
 
 
@@ -334,7 +336,9 @@ def test_players_cannot_post_system_actions(kind: str) -> None:
     game, users = started_game(deal=LONGER_DEAL)
     before = snapshot(game)
     with pytest.raises(IllegalMove):
-        services.make_move(user=users[0], game_id=game.pk, action={"type": kind}, expected_version=game.version)
+        services.make_move(
+            user=users[0], game_id=game.pk, action={"type": kind}, expected_version=game.version
+        )
     assert snapshot(game) == before
 
 

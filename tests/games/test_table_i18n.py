@@ -20,7 +20,9 @@ def page_for(user: Any, game: Any, language: str = "en") -> str:
     user.save(update_fields=["language"])
     client = Client()
     client.force_login(user)
-    return client.get(reverse("games:detail", args=[game.pk]), headers={"Accept-Language": language}).content.decode()
+    return client.get(
+        reverse("games:detail", args=[game.pk]), headers={"Accept-Language": language}
+    ).content.decode()
 
 
 def test_card_names_in_english_and_russian() -> None:
@@ -35,8 +37,14 @@ def test_card_names_in_english_and_russian() -> None:
 
 def test_the_situation_in_words_in_russian() -> None:
     view = {
-        "hand": ["9D"], "hand_sizes": [3, 1], "table": [["8D", None]], "attacker": 0, "defender": 1,
-        "waiting_for": [1], "actions": [{"type": "take", "player": 1}], "over": False,
+        "hand": ["9D"],
+        "hand_sizes": [3, 1],
+        "table": [["8D", None]],
+        "attacker": 0,
+        "defender": 1,
+        "waiting_for": [1],
+        "actions": [{"type": "take", "player": 1}],
+        "over": False,
     }
     with translation.override("ru"):
         table = build_table(view, {0: "anna", 1: "ben"}, me=1)
@@ -53,8 +61,12 @@ def test_the_game_page_in_russian_has_no_english_of_the_games_catalogue() -> Non
     left = [
         entry.msgid
         for entry in english
-        if entry.msgstr and entry.msgstr != entry.msgid and "%" not in entry.msgid and "{" not in entry.msgid
-        and len(entry.msgid) > 6 and f">{entry.msgid}<" in page
+        if entry.msgstr
+        and entry.msgstr != entry.msgid
+        and "%" not in entry.msgid
+        and "{" not in entry.msgid
+        and len(entry.msgid) > 6
+        and f">{entry.msgid}<" in page
     ]
     assert left == []
     assert 'aria-label="девятка червей"' in page  # the face-up trump, named for screen readers

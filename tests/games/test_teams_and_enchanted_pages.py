@@ -74,7 +74,9 @@ def test_the_lobby_form_makes_a_team_game_only_for_a_player_count_the_rules_allo
     creator = logged_in(UserFactory())
     refused = create_from_lobby(creator, num_players="3", opt_teams="partners")
     assert refused.status_code == 400
-    assert "team play with these rules is for 4 or 6 players, not 3" in html.unescape(refused.content.decode())
+    assert "team play with these rules is for 4 or 6 players, not 3" in html.unescape(
+        refused.content.decode()
+    )
     assert not Game.objects.exists()
 
     made = create_from_lobby(creator, num_players="4", opt_teams="black_book")
@@ -126,7 +128,9 @@ def test_a_partners_game_played_to_the_end_through_the_pages(monkeypatch: pytest
 
     engine = durak.Game.from_dict(state_of(game))
     assert engine.over and engine.losing_team is not None
-    losers: set[str] = {str(user.username) for position, user in enumerate(users) if position % 2 == engine.losing_team}
+    losers: set[str] = {
+        str(user.username) for position, user in enumerate(users) if position % 2 == engine.losing_team
+    }
     team = "Team A (anna and clara)" if engine.losing_team == 0 else "Team B (boris and dima)"
     for position, client in enumerate(clients):
         final = text_of(page(client, game))
@@ -139,7 +143,9 @@ def test_a_partners_game_played_to_the_end_through_the_pages(monkeypatch: pytest
     for user in users:
         lost = user.username in losers
         # The winning side played all its cards: each of them went out.
-        assert Seat.objects.get(game=game, user=user).result == (Seat.Result.FOOL if lost else Seat.Result.OUT)
+        assert Seat.objects.get(game=game, user=user).result == (
+            Seat.Result.FOOL if lost else Seat.Result.OUT
+        )
         overall = PlayerStats.objects.get(user=user, scope=PlayerStats.Scope.ALL)
         assert (overall.games, overall.fools) == (1, int(lost))
         change = RatingChange.objects.get(user=user, game_id=game.pk)
@@ -217,11 +223,17 @@ def test_an_enchanted_game_shows_its_cards_and_is_played_to_the_end_without_java
     assert "↻ Play runs clockwise." in text_of(seen)
 
     # The eight's suit picker: one button per suit the engine allows (not trumps), no JavaScript needed.
-    picker = re.search(r'<span class="card-action suit-picker attack" data-cards="8S">(.*?)</span>', seen, re.S)
+    picker = re.search(
+        r'<span class="card-action suit-picker attack" data-cards="8S">(.*?)</span>', seen, re.S
+    )
     assert picker and "Attack with 8♠, naming" in picker.group(1)
     suits = re.findall(r'data-suit="(\w)"', picker.group(1))
     assert suits == ["S", "H", "C"]
-    assert sorted(a.get("as_suit", "") for a in action_buttons(seen) if a.get("cards") == ["8S"]) == ["C", "H", "S"]
+    assert sorted(a.get("as_suit", "") for a in action_buttons(seen) if a.get("cards") == ["8S"]) == [
+        "C",
+        "H",
+        "S",
+    ]
     post_move(anna, game, {"type": "attack", "cards": ["8S"], "as_suit": "C"}, version_on_page(seen))
 
     seen = page(boris, game)
@@ -255,7 +267,9 @@ def test_an_enchanted_game_shows_its_cards_and_is_played_to_the_end_without_java
     final = text_of(page(clara, game))
     assert "The game is over: you are the fool." in final
     assert {s.user.username: s.result for s in game.seats.select_related("user")} == {
-        "anna": Seat.Result.OUT, "boris": Seat.Result.OUT, "clara": Seat.Result.FOOL,
+        "anna": Seat.Result.OUT,
+        "boris": Seat.Result.OUT,
+        "clara": Seat.Result.FOOL,
     }
 
 
@@ -279,7 +293,9 @@ def test_eights_named_as_each_suit_become_one_picker() -> None:
     grouped = group_suit_choices([action_button(action) for action in actions])
     assert [button.label for button in grouped] == ["Attack with 8♠, naming", "Attack with 6♠"]
     assert [choice.label for choice in grouped[0].choices] == [
-        "Attack with 8♠ as ♠", "Attack with 8♠ as ♥", "Attack with 8♠ as ♣",
+        "Attack with 8♠ as ♠",
+        "Attack with 8♠ as ♥",
+        "Attack with 8♠ as ♣",
     ]
     assert grouped[0].choices[2].value == '{"as_suit": "C", "cards": ["8S"], "type": "attack"}'
 
@@ -296,9 +312,18 @@ def test_card_marks_follow_the_view() -> None:
 
 def test_team_sentences() -> None:
     view = {
-        "hand": ["8S"], "hand_sizes": [1, 2, 0, 3], "table": [], "attacker": None, "defender": None,
-        "finished": [2], "over": True, "loser": None, "waiting_for": [], "actions": [],
-        "teams": [[0, 2], [1, 3]], "losing_team": 0,
+        "hand": ["8S"],
+        "hand_sizes": [1, 2, 0, 3],
+        "table": [],
+        "attacker": None,
+        "defender": None,
+        "finished": [2],
+        "over": True,
+        "loser": None,
+        "waiting_for": [],
+        "actions": [],
+        "teams": [[0, 2], [1, 3]],
+        "losing_team": 0,
     }
     names = {0: "anna", 1: "boris", 2: "clara", 3: "dima"}
     mine = build_table(view, names, me=0)

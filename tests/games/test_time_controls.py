@@ -110,8 +110,12 @@ def test_the_vacation_form_reports_refusals(settings: Any) -> None:
     user = UserFactory()
     client = client_for(user)
     today = timezone.now().date()
-    response = client.post(reverse("games:vacation"), {"starts_on": today.isoformat(), "days": "5"}, follow=True)
+    response = client.post(
+        reverse("games:vacation"), {"starts_on": today.isoformat(), "days": "5"}, follow=True
+    )
     assert "you have 2 of your 2 left" in response.content.decode()
-    response = client.post(reverse("games:vacation"), {"starts_on": today.isoformat(), "days": "1"}, follow=True)
+    response = client.post(
+        reverse("games:vacation"), {"starts_on": today.isoformat(), "days": "1"}, follow=True
+    )
     assert "Vacation booked" in response.content.decode()
     assert "You have 1 day left this year" in response.content.decode()

@@ -392,7 +392,10 @@ def test_log_ins_are_remembered_until_log_out(user: Any) -> None:
     from moderation.models import LoginSession
 
     client = Client()
-    assert client.post(reverse("account_login"), {"login": user.username, "password": PASSWORD}).status_code == 302
+    assert (
+        client.post(reverse("account_login"), {"login": user.username, "password": PASSWORD}).status_code
+        == 302
+    )
     assert LoginSession.objects.filter(user=user, session_key=client.session.session_key).count() == 1
     client.post(reverse("account_logout"))
     assert not LoginSession.objects.filter(user=user).exists()

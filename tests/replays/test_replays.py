@@ -48,7 +48,9 @@ def test_a_replay_ends_in_the_stored_final_state_and_the_deal_checks_out() -> No
         engine.apply(move.action)
     assert engine.to_dict() == game.state
     last = selectors.replay_frame(game=selectors.finished_game(game_id=game.pk), moves=moves, step=len(moves))
-    assert [cards for _, cards, _ in last.hands] == [durak.sort_hand(list(h), engine.trump) for h in engine.hands]
+    assert [cards for _, cards, _ in last.hands] == [
+        durak.sort_hand(list(h), engine.trump) for h in engine.hands
+    ]
     first = selectors.replay_frame(game=selectors.finished_game(game_id=game.pk), moves=moves, step=0)
     start = durak.Game.new(durak.Rules.from_dict(game.rules), 3, game.seed, dealer=game.dealer)
     assert [sorted(cards) for _, cards, _ in first.hands] == [sorted(h) for h in start.hands]

@@ -1,4 +1,4 @@
-""""Play again" from a finished game's page: one next game even if both players click."""
+""" "Play again" from a finished game's page: one next game even if both players click."""
 
 import pytest
 from django.test import Client
@@ -14,10 +14,14 @@ pytestmark = pytest.mark.django_db
 
 def test_play_again_from_the_game_page_makes_one_next_game() -> None:
     game, users = started_game(deal=SHORT_DEAL)
-    play_script(game, users, [
-        {"type": "attack", "player": 0, "cards": ["6S"]},
-        {"type": "defend", "player": 1, "target": "6S", "card": "8S"},
-    ])
+    play_script(
+        game,
+        users,
+        [
+            {"type": "attack", "player": 0, "cards": ["6S"]},
+            {"type": "defend", "player": 1, "target": "6S", "card": "8S"},
+        ],
+    )
     clients = []
     for user in users:
         client = Client()

@@ -56,23 +56,42 @@ def test_the_first_two_player_game_moves_the_ratings_as_worked_out_by_hand() -> 
     # sigma is first widened by tau: s = sqrt((25/3)^2 + (25/300)^2) = 8.33375; then
     # c = sqrt(2 (s^2 + beta^2)) = 13.1772; the winner gains s^2 / c * 1/2 = 2.635389, the fool
     # loses as much; both sigmas become s * sqrt(1 - (s/c)(s^2/c^2)/4) = 8.065901.
-    game, users = started_game(deal={"hands": [["6S", "7H"], ["8S"]], "stock": [], "trump": "C",
-                                     "first_attacker": 0})
-    play_script(game, users, [
-        {"type": "attack", "player": 0, "cards": ["6S"]},
-        {"type": "defend", "player": 1, "target": "6S", "card": "8S"},
-    ])
+    game, users = started_game(
+        deal={"hands": [["6S", "7H"], ["8S"]], "stock": [], "trump": "C", "first_attacker": 0}
+    )
+    play_script(
+        game,
+        users,
+        [
+            {"type": "attack", "player": 0, "cards": ["6S"]},
+            {"type": "defend", "player": 1, "target": "6S", "card": "8S"},
+        ],
+    )
     fool, winner = rating(users[0]), rating(users[1])
     assert winner.mu == pytest.approx(27.635389, abs=1e-6)
     assert fool.mu == pytest.approx(22.364611, abs=1e-6)
-    assert winner.sigma == pytest.approx(8.065901, abs=1e-6) and fool.sigma == pytest.approx(8.065901, abs=1e-6)
+    assert winner.sigma == pytest.approx(8.065901, abs=1e-6) and fool.sigma == pytest.approx(
+        8.065901, abs=1e-6
+    )
     assert winner.ordinal == pytest.approx(27.635389 - 3 * 8.065901, abs=1e-5)
     assert (winner.games, fool.games) == (1, 1)
     assert numbers(overall(users[0])) == {
-        "games": 1, "fools": 1, "draws": 0, "went_out": 0, "place_total": 0, "current_streak": 0, "best_streak": 0,
+        "games": 1,
+        "fools": 1,
+        "draws": 0,
+        "went_out": 0,
+        "place_total": 0,
+        "current_streak": 0,
+        "best_streak": 0,
     }
     assert numbers(overall(users[1])) == {
-        "games": 1, "fools": 0, "draws": 0, "went_out": 1, "place_total": 1, "current_streak": 1, "best_streak": 1,
+        "games": 1,
+        "fools": 0,
+        "draws": 0,
+        "went_out": 1,
+        "place_total": 1,
+        "current_streak": 1,
+        "best_streak": 1,
     }
 
 
@@ -83,16 +102,35 @@ def test_a_draw_counts_for_both_changes_no_mu_and_shrinks_both_sigmas() -> None:
     assert set(game.seats.values_list("result", flat=True)) == {Seat.Result.DRAW}
     # Player 0 went out first with the attack, player 1 second with the defence.
     assert numbers(overall(users[0])) == {
-        "games": 1, "fools": 0, "draws": 1, "went_out": 1, "place_total": 1, "current_streak": 1, "best_streak": 1,
+        "games": 1,
+        "fools": 0,
+        "draws": 1,
+        "went_out": 1,
+        "place_total": 1,
+        "current_streak": 1,
+        "best_streak": 1,
     }
     assert numbers(overall(users[1])) == {
-        "games": 1, "fools": 0, "draws": 1, "went_out": 1, "place_total": 2, "current_streak": 1, "best_streak": 1,
+        "games": 1,
+        "fools": 0,
+        "draws": 1,
+        "went_out": 1,
+        "place_total": 2,
+        "current_streak": 1,
+        "best_streak": 1,
     }
     for user in users:
         assert rating(user).mu == pytest.approx(MU, abs=1e-9)
         assert rating(user).sigma == pytest.approx(8.065901, abs=1e-6)
     pair = PairStats.objects.get()
-    assert (pair.games, pair.draws, pair.low_fools, pair.high_fools, pair.low_ahead, pair.high_ahead) == (1, 1, 0, 0, 0, 0)
+    assert (pair.games, pair.draws, pair.low_fools, pair.high_fools, pair.low_ahead, pair.high_ahead) == (
+        1,
+        1,
+        0,
+        0,
+        0,
+        0,
+    )
     assert overall(users[0]).fool_rate == 0 and overall(users[1]).average_place == 2
 
 
@@ -103,11 +141,22 @@ def test_a_six_player_game_ranks_everyone_by_the_order_they_went_out() -> None:
     places = {1: users[0], 2: users[1], 3: users[3], 4: users[5], 5: users[2]}
     for place, user in places.items():
         assert numbers(overall(user)) == {
-            "games": 1, "fools": 0, "draws": 0, "went_out": 1, "place_total": place,
-            "current_streak": 1, "best_streak": 1,
+            "games": 1,
+            "fools": 0,
+            "draws": 0,
+            "went_out": 1,
+            "place_total": place,
+            "current_streak": 1,
+            "best_streak": 1,
         }
     assert numbers(overall(users[4])) == {
-        "games": 1, "fools": 1, "draws": 0, "went_out": 0, "place_total": 0, "current_streak": 0, "best_streak": 0,
+        "games": 1,
+        "fools": 1,
+        "draws": 0,
+        "went_out": 0,
+        "place_total": 0,
+        "current_streak": 0,
+        "best_streak": 0,
     }
     six = PlayerStats.objects.get(user=users[4], scope="players", key="6")
     classic = PlayerStats.objects.get(user=users[4], scope="preset", key="classic")
@@ -149,18 +198,31 @@ def test_a_two_player_series_where_the_first_attacker_always_runs_out_of_time() 
     fools = [g.seats.get(result=Seat.Result.FOOL).user for g in games]
     assert fools == [x, y, x]
     assert numbers(overall(x)) == {
-        "games": 3, "fools": 2, "draws": 0, "went_out": 0, "place_total": 0, "current_streak": 0, "best_streak": 1,
+        "games": 3,
+        "fools": 2,
+        "draws": 0,
+        "went_out": 0,
+        "place_total": 0,
+        "current_streak": 0,
+        "best_streak": 1,
     }
     assert numbers(overall(y)) == {
-        "games": 3, "fools": 1, "draws": 0, "went_out": 0, "place_total": 0, "current_streak": 1, "best_streak": 1,
+        "games": 3,
+        "fools": 1,
+        "draws": 0,
+        "went_out": 0,
+        "place_total": 0,
+        "current_streak": 1,
+        "best_streak": 1,
     }
     assert overall(x).fool_rate == pytest.approx(2 / 3)
     # Three updates in a row, recomputed from the formulas.
     state = {x.pk: (MU, SIGMA), y.pk: (MU, SIGMA)}
     for fool in fools:
         winner = y if fool == x else x
-        (w, f) = plackett_luce([state[winner.pk][0], state[fool.pk][0]],
-                               [state[winner.pk][1], state[fool.pk][1]], [1, 2])
+        (w, f) = plackett_luce(
+            [state[winner.pk][0], state[fool.pk][0]], [state[winner.pk][1], state[fool.pk][1]], [1, 2]
+        )
         state[winner.pk], state[fool.pk] = w, f
     for user in (x, y):
         assert rating(user).mu == pytest.approx(state[user.pk][0], abs=1e-9)
@@ -240,13 +302,18 @@ def test_pairs_that_farm_rating_are_flagged_and_others_are_not() -> None:
 
 
 def _short_game(fool: Any, winner: Any) -> tuple[Game, list[Any]]:
-    game = GameFactory(creator=fool, deal={"hands": [["6S", "7H"], ["8S"]], "stock": [], "trump": "C",
-                                           "first_attacker": 0})
+    game = GameFactory(
+        creator=fool, deal={"hands": [["6S", "7H"], ["8S"]], "stock": [], "trump": "C", "first_attacker": 0}
+    )
     services.game_join(user=winner, game_id=game.pk)
-    return play_script(game, [fool, winner], [
-        {"type": "attack", "player": 0, "cards": ["6S"]},
-        {"type": "defend", "player": 1, "target": "6S", "card": "8S"},
-    ]), [fool, winner]
+    return play_script(
+        game,
+        [fool, winner],
+        [
+            {"type": "attack", "player": 0, "cards": ["6S"]},
+            {"type": "defend", "player": 1, "target": "6S", "card": "8S"},
+        ],
+    ), [fool, winner]
 
 
 def test_reference_formula_agrees_with_the_hand_numbers() -> None:
