@@ -70,6 +70,8 @@ SUBSCRIBE_WAIT_SECONDS = 2.0
 PUBLISH_PAUSE_SECONDS = 5.0
 #: The fan-out's pauses between attempts to subscribe again: doubling up to the last.
 RESUBSCRIBE_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0)
+#: The subscription's name in Redis's ``CLIENT LIST``.
+FANOUT_NAME = "durak-live-fanout"
 #: What every stream of a process is told when the fan-out is lost (``live.js`` then polls).
 UNAVAILABLE = {"condition": "unavailable", "text": "The live stream was interrupted.", "extra": {}}
 
@@ -208,7 +210,10 @@ class Fanout:
         attempt = 0
         while True:
             client = redis.asyncio.Redis.from_url(
-                settings.LIVE_REDIS_URL, socket_connect_timeout=1.0, socket_keepalive=True
+                settings.LIVE_REDIS_URL,
+                socket_connect_timeout=1.0,
+                socket_keepalive=True,
+                client_name=FANOUT_NAME,
             )
             try:
                 async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
