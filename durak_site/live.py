@@ -42,7 +42,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Collection, Mapping
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
@@ -312,6 +312,17 @@ def _prepare(request: HttpRequest) -> EventRequest | HttpResponse:
     return event_request
 
 
+async def _ending_on_error(body: AsyncGenerator[str]) -> AsyncIterator[str]:
+    """django-eventstream's stream, ended after it sent a ``stream-error`` (it would go on)."""
+    try:
+        async for chunk in body:
+            yield chunk
+            if "event: stream-error" in chunk:
+                break
+    finally:
+        await body.aclose()  # its listener leaves the listener manager
+
+
 async def events(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
     """``GET /live/?channel=a&channel=b``: the page's stream (``text/event-stream``).
 
@@ -333,7 +344,9 @@ async def events(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
     listener = Listener()
     listener.user_id = prepared.user.pk
     listener.channels = prepared.channels
-    response = StreamingHttpResponse(stream(prepared, listener), content_type="text/event-stream")
+    response = StreamingHttpResponse(
+        _ending_on_error(stream(prepared, listener)), content_type="text/event-stream"
+    )
     add_default_headers(response, request=request)
     return response
 
