@@ -253,6 +253,23 @@ SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 # NOTIFICATION_EMAIL_SWEEP_SECONDS, once they are NOTIFICATION_EMAIL_GRACE_SECONDS old.
 NOTIFICATION_EMAIL_SWEEP_SECONDS = env.int("NOTIFICATION_EMAIL_SWEEP_SECONDS", default=60)
 NOTIFICATION_EMAIL_GRACE_SECONDS = env.int("NOTIFICATION_EMAIL_GRACE_SECONDS", default=60)
+# Web push (notifications.push): the site's VAPID key pair (RFC 8292; `manage.py make_vapid_keys`
+# makes one) and a contact for the push services. Without both keys push is off. Pushes go only
+# to endpoints at WEB_PUSH_SERVICES (origins; "*." matches any subdomain), the browsers' own push
+# services: a subscription is a URL the browser hands over, and the worker must not be made to
+# post to any other server.
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:admin@localhost")
+WEB_PUSH_SERVICES = env.list(
+    "WEB_PUSH_SERVICES",
+    default=[
+        "https://fcm.googleapis.com",  # Chrome, Android, and the browsers built on Chromium
+        "https://updates.push.services.mozilla.com",  # Firefox
+        "https://web.push.apple.com",  # Safari, and iOS 16.4+ home-screen apps
+        "https://*.notify.windows.com",  # Edge
+    ],
+)
 # django-celery-beat's DatabaseScheduler copies these entries into its tables when beat starts.
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
@@ -395,6 +412,8 @@ CONTENT_SECURITY_POLICY = {
         "style-src": ["'self'"],
         "img-src": ["'self'", "data:"],
         "connect-src": ["'self'"],
+        "worker-src": ["'self'"],  # the push service worker, /sw.js
+        "manifest-src": ["'self'"],  # the web app manifest, /manifest.webmanifest
         "frame-ancestors": ["'none'"],
         "form-action": ["'self'"],
         "base-uri": ["'self'"],

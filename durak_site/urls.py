@@ -1,10 +1,15 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from notifications import views as notification_views
+
 from . import live, views
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    # At the root: a service worker controls only the paths under its own URL.
+    path("sw.js", notification_views.service_worker, name="service_worker"),
+    path("manifest.webmanifest", notification_views.manifest, name="manifest"),
     path("live/", live.events, name="live"),  # each page's server-sent events
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),  # API tokens; the rest of accounts/ is allauth

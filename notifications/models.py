@@ -3,7 +3,8 @@
 A ``Notification`` row is written in the same transaction as the change it reports
 (``notifications.services``); its email, if the user wants one, is sent afterwards by a
 Celery task: ``email_pending`` (queued) → ``email_claimed_at`` (being sent) → ``emailed_at``
-(sent). docs/locking.md says why a claim, and not a lock, covers the sending.
+(sent). docs/locking.md says why a claim, and not a lock, covers the sending. A
+``PushSubscription`` is one of the user's browsers that takes web pushes (``notifications.push``).
 """
 
 from typing import Any
@@ -81,8 +82,8 @@ class Notification(models.Model):
 
 
 class Preferences(models.Model):
-    """Per kind, whether it shows under the bell and whether it is emailed. A user without a
-    row has the defaults."""
+    """Per kind, whether it shows under the bell, whether it is emailed and whether it is pushed
+    to the user's devices. A user without a row has the defaults."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -100,6 +101,13 @@ class Preferences(models.Model):
     email_game_finished = models.BooleanField(_("game finished: by email"), default=True)
     web_time_low = models.BooleanField(_("time almost up: on the site"), default=True)
     email_time_low = models.BooleanField(_("time almost up: by email"), default=True)
+    # Pushed to the user's devices (``notifications.push``): on by default only for what asks the
+    # player to act now; the rest stays on the bell and in the mailbox unless they choose more.
+    push_your_move = models.BooleanField(_("your move: push"), default=True)
+    push_game_started = models.BooleanField(_("game started: push"), default=False)
+    push_invited = models.BooleanField(_("invitation: push"), default=False)
+    push_game_finished = models.BooleanField(_("game finished: push"), default=False)
+    push_time_low = models.BooleanField(_("time almost up: push"), default=True)
     daily_digest = models.BooleanField(
         _("one daily email listing the games waiting for me, instead of an email per game"),
         default=False,
@@ -118,3 +126,29 @@ class Preferences(models.Model):
 
     def wants_email(self, kind: str) -> bool:
         return bool(getattr(self, f"email_{kind}"))
+
+    def wants_push(self, kind: str) -> bool:
+        return bool(getattr(self, f"push_{kind}"))
+
+
+class PushSubscription(models.Model):
+    """One browser (a phone's home-screen app, a desktop browser) that takes web pushes for its
+    user: where to send them (``endpoint``, the push service's URL for this browser) and the keys
+    the payload is encrypted with (RFC 8291). Deleted when the push service says it is gone."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(_("endpoint"), max_length=1000, unique=True)
+    #: The browser's ECDH P-256 public key, base64url (65 bytes decoded: an uncompressed point).
+    p256dh = models.CharField(max_length=100)
+    #: The browser's 16-byte authentication secret, base64url.
+    auth = models.CharField(max_length=30)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    last_success = models.DateTimeField(_("last push delivered"), null=True, blank=True)
+    user_agent = models.CharField(_("browser"), max_length=300, blank=True)
+
+    class Meta:
+        verbose_name = _("push subscription")
+        verbose_name_plural = _("push subscriptions")
+
+    def __str__(self) -> str:
+        return f"push subscription {self.pk} of {self.user_id}"

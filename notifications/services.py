@@ -43,7 +43,7 @@ from durak_site.celery import publish_on_commit
 from durak_site.engine_text import preset_name
 from games.models import Game, Seat
 
-from . import messages
+from . import messages, push
 from .messages import format_local
 from .models import Kind, Notification, Preferences
 
@@ -83,7 +83,8 @@ def notify(
     prefs: Preferences | None = None,
 ) -> Notification | None:
     """Record one notification as the user's preferences want it: under the bell, by email,
-    both or neither. An email-only one is stored already read (it keeps the email's record).
+    pushed to their devices (``push.queue_for_notification``), any of these or none. One that is
+    not for the bell is stored already read (it keeps the email's and the push's record).
 
     ``params`` are the facts its sentence is made from (``notifications.messages``), so each
     reader gets it in their own language whenever they read it.
@@ -92,7 +93,7 @@ def notify(
     prefs = prefs or preferences_for(user)
     web = prefs.wants_web(kind)
     email = prefs.wants_email(kind) and not (kind == Kind.YOUR_MOVE and prefs.daily_digest)
-    if not web and not email:
+    if not web and not email and not (push.enabled() and prefs.wants_push(kind)):
         return None
     email_due = email and bool(user.email)
     now = timezone.now()
@@ -126,6 +127,7 @@ def notify(
         notification.save()
     if email_due:
         _queue_email(notification.pk)  # a duplicate for a row already claimed does nothing
+    push.queue_for_notification(notification, prefs=prefs)
     if web:
         bell_changed(user.pk)
     return notification

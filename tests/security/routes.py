@@ -94,6 +94,8 @@ def move_form(world: World) -> dict[str, Any]:
 ROUTES: dict[str, Route] = {
     # Site-wide
     "healthz": Route("GET"),
+    "service_worker": Route("GET", why="the same script for everyone"),
+    "manifest": Route("GET", why="the same web app manifest for everyone"),
     "live": Route(
         "GET",
         lambda w: [({}, f"channel=game-{w.running.pk}&channel=lobby")],
@@ -211,6 +213,19 @@ ROUTES: dict[str, Route] = {
         "POST", lambda w: [({"notification_id": w.notification.pk}, "")], anonymous=LOGIN, stranger=NOT_FOUND
     ),
     "notifications:read_all": Route("POST", anonymous=LOGIN, stranger=REDIRECT, why="the caller's own"),
+    "notifications:push_subscribe": Route(
+        "POST",
+        data=lambda w: {"endpoint": "https://fcm.googleapis.com/fcm/send/x", "p256dh": "x", "auth": "x"},
+        anonymous=LOGIN,
+        stranger=frozenset({400, 409}),  # not a subscription; 409 while push is off (no VAPID keys)
+        why="the caller's own browser",
+    ),
+    "notifications:push_unsubscribe": Route(
+        "POST",
+        data=lambda w: {"endpoint": "https://fcm.googleapis.com/fcm/send/olga"},
+        anonymous=LOGIN,
+        why="forgets only the caller's own browsers (tests/notifications/test_push.py)",
+    ),
     "notifications:settings": Route(
         "POST",
         data=lambda w: {"time_zone": "Asia/Tokyo"},

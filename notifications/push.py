@@ -1,0 +1,354 @@
+"""Web push: a notification's short sentence, sent to each browser its user subscribed.
+
+A browser subscribes on the settings page (``static/notifications/push.js``): its push
+service gives it an endpoint (a URL at that service) and it makes an ECDH key pair and an
+authentication secret; ``subscribe`` stores them as a ``PushSubscription``. When a
+notification is written that its user wants pushed (``Preferences.push_<kind>``),
+``queue_for_notification`` queues, after the commit, one Celery task per subscription
+(``tasks.send_push``), which calls ``deliver``: the payload is encrypted for that browser
+(aes128gcm, RFC 8291) and signed for with the site's VAPID key (RFC 8292) by pywebpush, and
+POSTed to the endpoint; the site's service worker (``/sw.js``) shows it.
+
+What a push says: the notification's sentence in its reader's language, the game's number and
+players, and the game's URL. Never a card, the stock or the seed: only what the bell shows.
+
+**No lock is held and no transaction is open while a push service is talked to**
+(docs/locking.md): ``deliver`` reads the rows without locks (autocommit), sends, then writes
+one UPDATE (``last_success``) or one DELETE (the service answered 404 or 410: the browser
+unsubscribed or the subscription expired) of the subscription, and nothing else.
+
+A push is **at most once per task run**; a task retried after a network error or a 429/5xx
+answer may repeat one the service took before the connection broke, which the browser shows
+in place of the first (one ``tag`` per game). Nothing catches up on a push whose task was
+never queued (broker down): by the time a sweep found it the move would be old news, and the
+bell and the email still carry it.
+"""
+
+import base64
+import binascii
+import fnmatch
+import functools
+import json
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+import requests
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from django.conf import settings
+from django.db import connection, transaction
+from django.urls import reverse
+from django.utils import timezone, translation
+from py_vapid import Vapid02
+from pywebpush import WebPushException, webpush
+
+from accounts.models import User
+from durak_site.celery import publish_on_commit
+from games.models import Game, Seat
+
+from . import messages
+from .models import Kind, Notification, Preferences, PushSubscription
+
+logger = logging.getLogger(__name__)
+
+#: How long a push service keeps a push for a browser that is offline, at most.
+TTL = timedelta(days=1)
+#: A push service that neither answers nor refuses within this many seconds is tried again later.
+SEND_TIMEOUT = 10.0
+#: Browsers one user may have subscribed at once; a new one beyond it replaces their oldest.
+MAX_SUBSCRIPTIONS_PER_USER = 20
+#: What the player should act on now reaches a sleeping phone at once; the rest may wait.
+URGENT_KINDS = {Kind.YOUR_MOVE, Kind.TIME_LOW, Kind.INVITED}
+#: Kinds that are worth pushing only while the player is still waited for in an active game.
+TURN_KINDS = {Kind.YOUR_MOVE, Kind.TIME_LOW}
+
+
+class PushServiceUnavailable(Exception):
+    """The push service did not take the push but may later (no answer, 429 or 5xx): retry."""
+
+
+def enabled() -> bool:
+    """Whether the site pushes at all: only with both VAPID keys set, and matching."""
+    public, private = settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY
+    return bool(public and private) and _keys_usable(public, private)
+
+
+@functools.cache
+def _keys_usable(public: str, private: str) -> bool:
+    try:
+        key = _vapid(private)
+    except Exception:  # py_vapid raises what the decoding raised: binascii, ValueError, ...
+        logger.error("VAPID_PRIVATE_KEY is not a P-256 private key (raw base64url, DER or PEM): push is off")
+        return False
+    if public_key_of(key.private_key) != public.strip().rstrip("="):
+        logger.error("VAPID_PUBLIC_KEY is not the public half of VAPID_PRIVATE_KEY: push is off")
+        return False
+    return True
+
+
+def vapid_public_key() -> str:
+    """The key browsers subscribe with (the settings page's data attribute); empty when push is off."""
+    return settings.VAPID_PUBLIC_KEY.strip().rstrip("=") if enabled() else ""
+
+
+@functools.cache
+def _vapid(private_key: str) -> Vapid02:
+    return Vapid02.from_string(private_key=private_key)
+
+
+def vapid() -> Vapid02:
+    """The site's VAPID key, from ``VAPID_PRIVATE_KEY`` (raw base64url, or DER/PEM)."""
+    return _vapid(settings.VAPID_PRIVATE_KEY)
+
+
+def b64url_decode(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def public_key_of(private: ec.EllipticCurvePrivateKey) -> str:
+    """The application server key a browser subscribes with: the public point, uncompressed,
+    base64url (what ``VAPID_PUBLIC_KEY`` holds)."""
+    point = private.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    return b64url(point)
+
+
+# Subscribing ------------------------------------------------------------------------------
+
+
+def service_allowed(endpoint: str) -> bool:
+    """Whether ``endpoint`` is at one of the push services the site posts to
+    (``WEB_PUSH_SERVICES``: origins, ``*.`` for any subdomain).
+
+    >>> from django.test import override_settings
+    >>> with override_settings(WEB_PUSH_SERVICES=["https://fcm.googleapis.com", "https://*.notify.windows.com"]):
+    ...     [service_allowed(url) for url in (
+    ...         "https://fcm.googleapis.com/fcm/send/abc",
+    ...         "https://db5p.notify.windows.com/w/?token=x",
+    ...         "http://fcm.googleapis.com/fcm/send/abc",
+    ...         "https://fcm.googleapis.com.evil.example/x",
+    ...         "https://127.0.0.1:6379/",
+    ...     )]
+    [True, True, False, False, False]
+    """
+    try:
+        parts = urlsplit(endpoint)
+        port = parts.port
+    except ValueError:
+        return False
+    if parts.username or parts.password or not parts.hostname:
+        return False
+    default_port = {"https": 443, "http": 80}.get(parts.scheme)
+    origin = f"{parts.scheme}://{parts.hostname}" + (f":{port}" if port not in (None, default_port) else "")
+    return any(
+        fnmatch.fnmatchcase(origin, allowed.lower().rstrip("/")) for allowed in settings.WEB_PUSH_SERVICES
+    )
+
+
+def valid_browser_key(p256dh: str) -> bool:
+    """A browser's ECDH public key: base64url of an uncompressed point on P-256."""
+    try:
+        point = b64url_decode(p256dh)
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+    except (ValueError, binascii.Error):
+        return False
+    return len(point) == 65
+
+
+def valid_auth_secret(auth: str) -> bool:
+    """A browser's authentication secret: base64url of 16 bytes."""
+    try:
+        return len(b64url_decode(auth)) == 16
+    except (ValueError, binascii.Error):
+        return False
+
+
+@transaction.atomic
+def subscribe(*, user: User, endpoint: str, p256dh: str, auth: str, user_agent: str = "") -> PushSubscription:
+    """Store a browser's subscription for ``user`` (the caller has checked it: the form). A
+    browser that another account had subscribed is now this one's; beyond
+    ``MAX_SUBSCRIPTIONS_PER_USER`` the user's oldest is forgotten."""
+    subscription, _created = PushSubscription.objects.update_or_create(
+        endpoint=endpoint,
+        defaults={"user": user, "p256dh": p256dh, "auth": auth, "user_agent": user_agent[:300]},
+    )
+    keep = PushSubscription.objects.filter(user=user).order_by("-created", "-pk")[:MAX_SUBSCRIPTIONS_PER_USER]
+    PushSubscription.objects.filter(user=user).exclude(
+        pk__in=list(keep.values_list("pk", flat=True))
+    ).delete()
+    return subscription
+
+
+def unsubscribe(*, user: User, endpoint: str | None = None) -> int:
+    """Forget one of the user's browsers (``endpoint``), or all of them (``None``); returns how
+    many were forgotten."""
+    subscriptions = PushSubscription.objects.filter(user=user)
+    if endpoint is not None:
+        subscriptions = subscriptions.filter(endpoint=endpoint)
+    deleted, _ = subscriptions.delete()
+    return deleted
+
+
+# Queueing ---------------------------------------------------------------------------------
+
+
+def queue_for_notification(notification: Notification, *, prefs: Preferences | None = None) -> int:
+    """After the current transaction commits, queue one push task per browser of the
+    notification's user, if the site pushes, the user wants this kind pushed and has a browser
+    subscribed; returns how many were queued. Called by ``services.notify`` for every
+    notification it writes or moves up, inside the change's transaction (one plain read of the
+    user's subscriptions, no lock)."""
+    if not enabled():
+        return 0
+    if prefs is None:
+        prefs = Preferences.objects.filter(user_id=notification.user_id).first() or Preferences()
+    if not prefs.wants_push(notification.kind):
+        return 0
+    subscription_ids = list(
+        PushSubscription.objects.filter(user_id=notification.user_id).values_list("pk", flat=True)
+    )
+    from . import tasks
+
+    written_at = notification.created_at.isoformat()
+    for subscription_id in subscription_ids:
+        publish_on_commit(
+            functools.partial(tasks.send_push.delay, notification.pk, subscription_id, written_at),
+            f"send_push({notification.pk}, {subscription_id})",
+        )
+    return len(subscription_ids)
+
+
+# Sending ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Push:
+    """What one push carries (the JSON the service worker reads) and for how long it is kept."""
+
+    title: str
+    body: str
+    url: str
+    tag: str
+    ttl: int
+    urgency: str
+
+    def payload(self) -> str:
+        return json.dumps({"title": self.title, "body": self.body, "url": self.url, "tag": self.tag})
+
+
+def push_for(notification: Notification, *, now: datetime | None = None) -> Push:
+    """The push of one notification, in its reader's language: "Your move in game 12 (alice,
+    bob)" and the notification's sentence. Reads the game's seats for the players' names."""
+    now = now or timezone.now()
+    user, game = notification.user, notification.game
+    ttl = TTL
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        body = notification.message
+        if game is None:
+            return Push(
+                title=str(messages.subject(notification.kind, "")).strip(),
+                body=body,
+                url=reverse("notifications:list"),
+                tag=f"notification-{notification.pk}",
+                ttl=int(ttl.total_seconds()),
+                urgency="normal",
+            )
+        seats = list(Seat.objects.filter(game=game).select_related("user").order_by("position"))
+        names = ", ".join(seat.user.name for seat in seats)
+        title = messages.subject(notification.kind, game.pk) + (f" ({names})" if names else "")
+        deadline = next((seat.deadline for seat in seats if seat.user_id == user.pk), None)
+    if notification.kind in TURN_KINDS and deadline is not None:
+        ttl = min(ttl, max(deadline - now, timedelta(minutes=1)))  # no use after the deadline
+    return Push(
+        title=title,
+        body=body,
+        url=reverse("games:detail", args=[game.pk]),
+        tag=f"game-{game.pk}",
+        ttl=int(ttl.total_seconds()),
+        urgency="high" if notification.kind in URGENT_KINDS else "normal",
+    )
+
+
+def _still_due(notification: Notification) -> bool:
+    """Whether the push of ``notification`` should still go (plain reads, no lock): the user
+    still wants this kind pushed, and a turn's push only while they are still waited for."""
+    prefs = Preferences.objects.filter(user_id=notification.user_id).first() or Preferences()
+    if not prefs.wants_push(notification.kind):
+        return False
+    if notification.kind not in TURN_KINDS:
+        return True
+    game = notification.game
+    if game is None or game.status != Game.Status.ACTIVE:
+        return False
+    return Seat.objects.filter(game=game, user_id=notification.user_id, awaiting_move=True).exists()
+
+
+def deliver(*, notification_id: int, subscription_id: int, written_at: str | None = None) -> bool:
+    """Send the push of one notification to one browser if it is still due; returns whether the
+    push service took it. Call with no transaction open (the task does).
+
+    ``written_at`` is the notification's ``created_at`` when the push was queued: a "your move"
+    moved up since (a newer turn in the same game) has a newer push queued, so this one is
+    dropped. On 201/202 the subscription's ``last_success`` is set; on 404/410 the subscription
+    is deleted; on no answer, 429 or 5xx ``PushServiceUnavailable`` is raised for the task to
+    retry; any other refusal is logged and dropped."""
+    if connection.in_atomic_block:
+        raise RuntimeError("deliver() talks to a push service: call it with no transaction open")
+    if not enabled():
+        return False
+    subscription = PushSubscription.objects.filter(pk=subscription_id).first()
+    notification = Notification.objects.select_related("user", "game").filter(pk=notification_id).first()
+    if subscription is None or notification is None or subscription.user_id != notification.user_id:
+        return False
+    if written_at is not None and notification.created_at.isoformat() != written_at:
+        return False
+    if not _still_due(notification):
+        return False
+    if not service_allowed(subscription.endpoint):
+        logger.warning(
+            "push subscription %s: its endpoint is not at an allowed push service", subscription.pk
+        )
+        return False
+    push = push_for(notification)
+    try:
+        webpush(
+            subscription_info={
+                "endpoint": subscription.endpoint,
+                "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+            },
+            data=push.payload(),
+            vapid_private_key=vapid(),
+            vapid_claims={"sub": settings.VAPID_SUBJECT},
+            ttl=push.ttl,
+            headers={"Urgency": push.urgency, "Topic": push.tag[:32]},
+            timeout=SEND_TIMEOUT,
+        )
+    except WebPushException as error:
+        return _refused(subscription, error)
+    except requests.RequestException as error:
+        raise PushServiceUnavailable(f"push service unreachable: {type(error).__name__}") from error
+    PushSubscription.objects.filter(pk=subscription.pk).update(last_success=timezone.now())
+    return True
+
+
+def _refused(subscription: PushSubscription, error: WebPushException) -> bool:
+    response: Any = error.response
+    status = getattr(response, "status_code", None)
+    if status in (404, 410):
+        # The browser unsubscribed, or the subscription expired: it will never take a push again.
+        PushSubscription.objects.filter(pk=subscription.pk, endpoint=subscription.endpoint).delete()
+        logger.info("push subscription %s is gone (%s): deleted", subscription.pk, status)
+        return False
+    if status is not None and (status == 429 or status >= 500):
+        raise PushServiceUnavailable(f"push service answered {status}") from error
+    # 400, 401, 403, 413, or no answer at all (the VAPID settings): trying again changes nothing.
+    logger.warning("push to subscription %s refused (%s): %s", subscription.pk, status, str(error)[:200])
+    return False
