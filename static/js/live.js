@@ -13,7 +13,7 @@
 (() => {
   const body = document.body;
   const url = body.dataset.live;
-  const pollMs = Math.max(1, Number(body.dataset.livePoll) || 2) * 1000;
+  const pollMs = Math.max(0.1, Number(body.dataset.livePoll) || 2) * 1000;
   const alwaysPoll = body.dataset.liveFanout !== "redis";
   const RETRY_MS = [1000, 2000, 5000, 10000, 30000];
   const SILENT_MS = 50000; // the server sends a keep-alive every 20 s
