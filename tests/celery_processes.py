@@ -4,6 +4,11 @@ Not eager mode: the test process publishes to Redis (``celery_env`` switches eag
 for the test), the worker consumes from it and writes to the test database, beat sends
 the sweep every second. Each xdist worker gets a Redis database of its own, flushed
 first, so parallel test processes never take each other's messages.
+
+Nothing here fails because the machine is slow: a worker or beat gets ``START_TIMEOUT`` to
+start (importing Django on a loaded machine takes seconds), and the tests wait for what they
+expect with generous deadlines; a test that bounds a lateness measures it from the moment
+the thing could first happen (``CeleryEnv.ready_at``: when the last process was up).
 """
 
 import os
@@ -13,12 +18,14 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
 from django.db import connection
+from django.utils import timezone
 from kombu import pools as kombu_pools
 
 from durak_site.celery import app
@@ -27,6 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 REDIS_HOST = os.environ.get("TEST_REDIS_HOST", "127.0.0.1")
 REDIS_PORT = int(os.environ.get("TEST_REDIS_PORT", "6379"))
 SWEEP_SECONDS = 1
+#: Seconds a worker or beat may take to start: a slow start is waited for, never a failure.
+START_TIMEOUT = 120
 
 REDIS_HELP = (
     "These tests need Redis at {host}:{port} ({error}). Start one: "
@@ -39,8 +48,12 @@ class CeleryEnv:
     env: dict[str, str]
     logs: Path
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    #: When the last started worker or beat was seen ready (the database's clock, as deadlines).
+    ready_at: datetime | None = None
 
-    def _start(self, name: str, args: list[str], ready: str, timeout: float = 30) -> subprocess.Popen[bytes]:
+    def _start(
+        self, name: str, args: list[str], ready: str, timeout: float = START_TIMEOUT
+    ) -> subprocess.Popen[bytes]:
         log = self.logs / f"{name}.log"
         with log.open("wb") as out:
             process = subprocess.Popen(
@@ -55,11 +68,14 @@ class CeleryEnv:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if ready in log.read_text(errors="replace"):
+                self.ready_at = timezone.now()
                 return process
             if process.poll() is not None:
                 break
             time.sleep(0.05)
-        raise AssertionError(f"celery {name} did not start:\n{log.read_text(errors='replace')[-3000:]}")
+        raise AssertionError(
+            f"celery {name} did not start within {timeout} s:\n{log.read_text(errors='replace')[-3000:]}"
+        )
 
     def start_worker(self, name: str = "worker", concurrency: int = 4) -> subprocess.Popen[bytes]:
         return self._start(
@@ -88,8 +104,17 @@ class CeleryEnv:
     def log(self, name: str) -> str:
         return (self.logs / f"{name}.log").read_text(errors="replace")
 
-    def wait_for_log(self, name: str, text: str, timeout: float = 15) -> None:
+    def wait_for_log(self, name: str, text: str, timeout: float = 60) -> None:
         wait_until(lambda: text in self.log(name), timeout, f"{text!r} in the {name} log")
+
+    def wait_for_sweeps(self, count: int, name: str = "worker", timeout: float = 60) -> None:
+        """Until ``count`` more sweeps than so far have run to the end in worker ``name``."""
+        done = "Task games.tasks.sweep_deadlines["
+        seen = self._finished(name, done)
+        wait_until(lambda: self._finished(name, done) >= seen + count, timeout, f"{count} more sweeps")
+
+    def _finished(self, name: str, task: str) -> int:
+        return sum(1 for line in self.log(name).splitlines() if task in line and " succeeded in " in line)
 
     @staticmethod
     def kill(process: subprocess.Popen[bytes]) -> None:
@@ -122,8 +147,10 @@ def _redis_db(worker_id: str) -> int:
 
 
 @pytest.fixture
-def celery_env(transactional_db: Any, worker_id: str, tmp_path: Path) -> Iterator[CeleryEnv]:
+def celery_env(transactional_db: Any, tmp_path: Path) -> Iterator[CeleryEnv]:
     """Redis, the test database's URL for subprocesses, and the app switched to the broker."""
+    # xdist's name for this process ("gw0", ...), also when run without xdist (-p no:xdist).
+    worker_id = os.environ.get("PYTEST_XDIST_WORKER", "master")
     broker = f"redis://{REDIS_HOST}:{REDIS_PORT}/{_redis_db(worker_id)}"
     try:
         redis.Redis.from_url(broker, socket_connect_timeout=3).flushdb()
@@ -132,7 +159,9 @@ def celery_env(transactional_db: Any, worker_id: str, tmp_path: Path) -> Iterato
     db = connection.settings_dict
     user = db.get("USER") or "postgres"
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    database_url = f"postgres://{user}{password}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+    database_url = (
+        f"postgres://{user}{password}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+    )
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "durak_site.test_settings",

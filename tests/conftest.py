@@ -7,8 +7,13 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.utils import translation
+from playwright.sync_api import expect
 
 from tests.factories import UserFactory
+
+# Playwright's expect() gives up after 5 s by default, too soon on a loaded machine; a longer
+# wait only makes a browser test that fails fail later.
+expect.set_options(timeout=30_000)
 
 POSTGRES_HELP = """
 The tests need a running PostgreSQL; none answered at {where}.

@@ -92,7 +92,7 @@ class Site:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a loaded machine boots it slowly: wait, do not fail
         while time.monotonic() < deadline:
             if "Booting worker" in self.log():
                 return

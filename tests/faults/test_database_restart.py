@@ -62,7 +62,7 @@ class PrivatePostgres:
 
     def server(self, command: list[str]) -> None:
         done = subprocess.run(
-            [*self.as_server_user, str(self.bin / command[0]), *command[1:]], capture_output=True, timeout=60
+            [*self.as_server_user, str(self.bin / command[0]), *command[1:]], capture_output=True, timeout=180
         )
         assert done.returncode == 0, (
             f"{command[0]} failed: {done.stdout.decode()[-1500:]}{done.stderr.decode()[-1500:]}"
@@ -77,7 +77,7 @@ class PrivatePostgres:
                 str(self.data),
                 "-w",
                 "-t",
-                "30",
+                "120",  # a loaded machine starts it slowly
                 "-l",
                 str(self.dir / "server.log"),
                 "-o",

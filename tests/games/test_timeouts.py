@@ -22,8 +22,12 @@ from tests.factories import LONGER_DEAL, started_game
 
 __all__ = ["celery_env"]  # the fixture, imported for the tests below
 
-# Slack for process scheduling on a loaded 2-core machine, on top of the promised bound.
-SLACK = 1.5
+# Slack for process scheduling on a loaded 2-core machine, on top of the promised bound (an
+# ETA task fires at its deadline, a sweep within SWEEP_SECONDS). Latenesses are measured from
+# the moment the timeout could first be applied: the deadline, or when worker and beat were up.
+SLACK = 4.0
+#: How long a test waits for what it expects before it fails.
+PATIENCE = 60
 
 
 def finished(game: Game) -> Game | None:
@@ -47,14 +51,16 @@ def test_deadline_expires_and_the_game_ends_with_the_right_fool(celery_env: Cele
     """Only the ETA task queued by the last change runs: no request, no beat."""
     celery_env.start_worker()
     game, _ = started_game(deal=LONGER_DEAL, move_time=timedelta(seconds=1))
+    queued = timezone.now()  # the ETA task is published when the game's start commits
     seat = game.seats.get(awaiting_move=True)
     assert seat.position == 0 and game.deadline == seat.deadline
     deadline = seat.deadline
-    game = wait_until(lambda: finished(game), 10, "the timeout")
+    assert deadline is not None
+    game = wait_until(lambda: finished(game), PATIENCE, "the timeout")
     assert_timed_out(game, fool=0)
     assert "Task games.tasks.apply_timeout[" in celery_env.log("worker")
-    assert game.finished_at is not None
-    assert (game.finished_at - deadline).total_seconds() < SLACK
+    assert game.finished_at is not None and game.finished_at >= deadline
+    assert (game.finished_at - max(deadline, queued)).total_seconds() < SLACK
 
 
 def test_a_killed_worker_loses_its_eta_task_and_the_sweep_still_times_the_game_out(
@@ -68,16 +74,19 @@ def test_a_killed_worker_loses_its_eta_task_and_the_sweep_still_times_the_game_o
     # ... and a new worker never sees it (Redis returns it only after its visibility timeout).
     celery_env.start_worker("worker2")
     celery_env.start_beat()
-    deadline = game.deadline
-    assert deadline is not None and deadline > timezone.now(), "the replacement started too slowly"
-    game = wait_until(lambda: finished(game), 25, "the swept timeout")
+    deadline, up = game.deadline, celery_env.ready_at
+    assert deadline is not None and up is not None
+    game = wait_until(lambda: finished(game), PATIENCE, "the swept timeout")
     assert_timed_out(game, fool=0)
-    # The sweep that ran before the deadline queued a fresh ETA task for it (the lost one is
-    # still invisible in Redis), so worker2 applied the timeout at its deadline.
     assert "Task games.tasks.sweep_deadlines[" in celery_env.log("worker2")
-    assert "Task games.tasks.apply_timeout[" in celery_env.log("worker2")
-    assert game.finished_at is not None
-    assert (game.finished_at - deadline).total_seconds() < SWEEP_SECONDS + SLACK
+    assert game.finished_at is not None and game.finished_at >= deadline
+    if deadline > up + timedelta(seconds=SWEEP_SECONDS + SLACK):
+        # Sweeps ran before the deadline and queued a fresh ETA task for it (the lost one is
+        # still invisible in Redis), so worker2 applied the timeout at its deadline.
+        assert "Task games.tasks.apply_timeout[" in celery_env.log("worker2")
+        assert (game.finished_at - deadline).total_seconds() < SLACK
+    # Else the replacement started late (a loaded machine): the sweep itself caught the game.
+    assert (game.finished_at - max(deadline, up)).total_seconds() < SWEEP_SECONDS + SLACK
 
 
 def test_eta_messages_lost_with_the_broker_are_rearmed_by_the_sweep(celery_env: CeleryEnv) -> None:
@@ -87,18 +96,25 @@ def test_eta_messages_lost_with_the_broker_are_rearmed_by_the_sweep(celery_env: 
     game, _ = started_game(deal=LONGER_DEAL, move_time=timedelta(seconds=10))
     overdue, _ = started_game(deal=LONGER_DEAL, move_time=timedelta(seconds=1))
     redis.Redis.from_url(celery_env.env["CELERY_BROKER_URL"]).flushdb()  # both ETA messages gone
-    time.sleep(1.2)  # the second game's deadline passes while nothing runs
+    assert overdue.deadline is not None
+    wait_until(lambda: timezone.now() > overdue.deadline, PATIENCE, "the second game's deadline")
     celery_env.start_worker()
     celery_env.start_beat()
-    deadline = game.deadline
-    assert deadline is not None and deadline > timezone.now() + timedelta(seconds=2), "started too slowly"
-    swept = wait_until(lambda: finished(overdue), SWEEP_SECONDS + SLACK + 5, "the overdue game swept")
+    deadline, up = game.deadline, celery_env.ready_at
+    assert deadline is not None and up is not None
+    swept = wait_until(lambda: finished(overdue), PATIENCE, "the overdue game swept")
     assert_timed_out(swept, fool=0)
-    game = wait_until(lambda: finished(game), 20, "the re-armed timeout")
+    assert swept.finished_at is not None
+    assert (swept.finished_at - up).total_seconds() < SWEEP_SECONDS + SLACK
+    game = wait_until(lambda: finished(game), PATIENCE, "the re-armed timeout")
     assert_timed_out(game, fool=0)
-    assert game.finished_at is not None
-    assert (game.finished_at - deadline).total_seconds() < SLACK
-    assert "Task games.tasks.apply_timeout[" in celery_env.log("worker")
+    assert game.finished_at is not None and game.finished_at >= deadline
+    if deadline > up + timedelta(seconds=SWEEP_SECONDS + SLACK):
+        # Re-armed by a sweep before it was due: on time, by an ETA task.
+        assert (game.finished_at - deadline).total_seconds() < SLACK
+        assert "Task games.tasks.apply_timeout[" in celery_env.log("worker")
+    # Else worker and beat started after it (a loaded machine): the sweep caught it.
+    assert (game.finished_at - max(deadline, up)).total_seconds() < SWEEP_SECONDS + SLACK
 
 
 def test_two_beats_and_the_eta_tasks_time_out_each_game_exactly_once(celery_env: CeleryEnv) -> None:
@@ -122,16 +138,17 @@ def test_two_beats_and_the_eta_tasks_time_out_each_game_exactly_once(celery_env:
     ids = [game.pk for game in games]
     wait_until(
         lambda: Move.objects.filter(game_id__in=ids, position__isnull=True).count() >= len(ids),
-        15,
+        PATIENCE,
         "a timeout in every game",
     )
-    time.sleep(SWEEP_SECONDS + 0.5)  # more sweeps and tasks run; none may touch a game again
+    celery_env.wait_for_sweeps(4)  # more sweeps and tasks run; none may touch a game again
     for game in games:
         game.refresh_from_db()
         moves = list(Move.objects.filter(game=game))
         assert [(m.position, m.action["type"]) for m in moves] == [(None, "timeout")], game.pk
         assert game.status == Game.Status.ACTIVE  # attacker played their lowest card; the defender's turn
-        assert game.seats.get(position=1).deadline > timezone.now() + timedelta(seconds=30)
+        # The defender got a fresh minute from the timeout on.
+        assert game.seats.get(position=1).deadline > moves[0].created_at + timedelta(seconds=30)
         assert replay_mismatch(game) is None
 
 
@@ -151,13 +168,15 @@ def test_a_sweep_finding_many_games_overdue_shares_them_with_helper_tasks(celery
     celery_env.start_beat()
     wait_until(
         lambda: Move.objects.filter(game_id__in=ids, position__isnull=True).count() >= len(ids),
-        20,
+        PATIENCE,
         "a timeout in every game",
     )
-    time.sleep(SWEEP_SECONDS + 0.5)
+    celery_env.wait_for_sweeps(2)  # later sweeps find nothing more to do
     assert "Task games.tasks.sweep_timeouts[" in celery_env.log("worker")
     assert list(
-        Move.objects.filter(game_id__in=ids).values_list("game_id", "position", "action__type").order_by("game_id")
+        Move.objects.filter(game_id__in=ids)
+        .values_list("game_id", "position", "action__type")
+        .order_by("game_id")
     ) == [(game_id, None, "timeout") for game_id in sorted(ids)]
 
 
@@ -172,7 +191,9 @@ def test_a_move_racing_its_own_deadline_has_exactly_one_outcome_with_a_real_work
         assert game.deadline is not None
         time.sleep(max(0.0, (game.deadline - timezone.now()).total_seconds() + offset))
         outcome = _attack(game, users[0])
-        first = wait_until(lambda game=game: Move.objects.filter(game=game, seq=1).first(), 10, "a first move")
+        first = wait_until(
+            lambda game=game: Move.objects.filter(game=game, seq=1).first(), PATIENCE, "a first move"
+        )
         if outcome == "played":
             assert first.position == 0 and first.action["type"] == "attack"
         else:
@@ -185,7 +206,10 @@ def test_a_move_racing_its_own_deadline_has_exactly_one_outcome_with_a_real_work
 def _attack(game: Game, user: Any) -> str:
     try:
         services.make_move(
-            user=user, game_id=game.pk, action={"type": "attack", "cards": ["6S"]}, expected_version=game.version
+            user=user,
+            game_id=game.pk,
+            action={"type": "attack", "cards": ["6S"]},
+            expected_version=game.version,
         )
     except TimeExpired:
         return "too late"
@@ -210,14 +234,14 @@ def test_a_move_racing_the_timeout_task_ends_in_exactly_one_outcome() -> None:
         def move(
             game: Game = game, users: list[Any] = users, barrier: Any = barrier, results: Any = results
         ) -> None:
-            barrier.wait(timeout=10)
+            barrier.wait(timeout=PATIENCE)
             try:
                 results["move"] = _attack(game, users[0])
             finally:
                 connection.close()
 
         def timeout(game: Game = game, barrier: Any = barrier, results: Any = results) -> None:
-            barrier.wait(timeout=10)
+            barrier.wait(timeout=PATIENCE)
             try:
                 results["timeout"] = services.game_timeout(game_id=game.pk, expected_version=game.version)
             finally:
@@ -227,7 +251,7 @@ def test_a_move_racing_the_timeout_task_ends_in_exactly_one_outcome() -> None:
         for thread in threads:
             thread.start()
         for thread in threads:
-            thread.join(timeout=30)
+            thread.join(timeout=2 * PATIENCE)
         # The deadline had passed: the move is refused whoever wins the lock, and exactly one
         # timeout is applied, by the task or by make_move itself.
         assert results["move"] in ("too late", "stale")
@@ -250,7 +274,7 @@ def test_sweeps_running_at_once_never_touch_a_game_twice() -> None:
     counts: list[int] = []
 
     def sweep() -> None:
-        barrier.wait(timeout=10)
+        barrier.wait(timeout=PATIENCE)
         try:
             counts.append(services.sweep_expired())
         finally:
@@ -260,7 +284,7 @@ def test_sweeps_running_at_once_never_touch_a_game_twice() -> None:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=60)
+        thread.join(timeout=2 * PATIENCE)
     assert sum(counts) == len(ids)
     for game_id in ids:
         assert list(Move.objects.filter(game_id=game_id).values_list("position", "action__type")) == [
@@ -287,13 +311,13 @@ def test_a_sweep_skips_a_game_locked_by_a_move_and_commits_each_game_on_its_own(
             with transaction.atomic():
                 Game.objects.select_for_update().get(pk=ids[2])
                 locked.set()
-                release.wait(timeout=30)
+                release.wait(timeout=2 * PATIENCE)
         finally:
             connection.close()
 
     holder = threading.Thread(target=hold_a_lock)
     holder.start()
-    assert locked.wait(timeout=10)
+    assert locked.wait(timeout=PATIENCE)
     original = services._timeout_locked_game
 
     def watching(game: Game, **kwargs: Any) -> bool:
@@ -307,7 +331,7 @@ def test_a_sweep_skips_a_game_locked_by_a_move_and_commits_each_game_on_its_own(
 
             looker = threading.Thread(target=look)
             looker.start()
-            looker.join(timeout=10)
+            looker.join(timeout=PATIENCE)
         return original(game, **kwargs)
 
     try:
@@ -315,7 +339,7 @@ def test_a_sweep_skips_a_game_locked_by_a_move_and_commits_each_game_on_its_own(
             assert services.sweep_expired() == 2
     finally:
         release.set()
-        holder.join(timeout=10)
+        holder.join(timeout=PATIENCE)
     assert seen_committed == [True]
     assert Game.objects.get(pk=ids[2]).status == Game.Status.ACTIVE
     assert services.sweep_expired() == 1
@@ -348,15 +372,17 @@ def test_each_change_gives_the_waited_for_players_a_deadline_from_the_engine() -
         assert (seat.deadline is not None) == (position in waiting)
     before = seats[0].deadline
     game = services.make_move(
-        user=users[0], game_id=game.pk, action={"type": "attack", "cards": ["6S"]}, expected_version=game.version
+        user=users[0],
+        game_id=game.pk,
+        action={"type": "attack", "cards": ["6S"]},
+        expected_version=game.version,
     )
     waiting = durak.Game.from_dict(game.state).waiting_for()
     seats = {seat.position: seat for seat in game.seats.all()}
     assert waiting == [1] or 1 in waiting
     assert seats[1].deadline is not None and seats[1].deadline > before
     assert game.deadline == min(s.deadline for s in seats.values() if s.deadline)
-    assert seats[1].warn_at is not None
-    assert seats[1].warn_at - seats[1].turn_started_at == timedelta(minutes=2) * 0.8
+    assert seats[1].warn_at is None  # a live game's page is open: no "time almost up" reminders
 
 
 @pytest.mark.django_db
@@ -374,7 +400,10 @@ def test_a_move_after_the_deadline_is_refused_with_a_clear_message_and_the_timeo
     Game.objects.filter(pk=game.pk).update(deadline=past)
     with pytest.raises(TimeExpired, match="Too late: your time for this move ran out at"):
         services.make_move(
-            user=users[0], game_id=game.pk, action={"type": "attack", "cards": ["6S"]}, expected_version=game.version
+            user=users[0],
+            game_id=game.pk,
+            action={"type": "attack", "cards": ["6S"]},
+            expected_version=game.version,
         )
     assert_timed_out(Game.objects.get(pk=game.pk), fool=0)
 
