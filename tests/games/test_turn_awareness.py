@@ -50,7 +50,7 @@ def title(page: str) -> str:
 
 def counter(page: str) -> str:
     """The header's counter element (its opening tag and content)."""
-    match = re.search(r'<li id="turn-counter".*?</li>', page, re.S)
+    match = re.search(r'<div id="turn-counter".*?</div>', page, re.S)
     assert match, "no counter on the page"
     return match.group(0)
 
@@ -61,8 +61,11 @@ def shown_count(page: str) -> int | None:
     opening = element.split(">", 1)[0]
     count = int(re.search(r'data-count="(\d+)"', opening).group(1))  # type: ignore[union-attr]
     badge = re.search(r'<span class="badge turns-count"[^>]*>(\d+)</span>', element)
+    if " hidden" in opening:
+        assert count == 0 and badge is None and "<a" not in element  # nothing to tab to
+        return None
     assert badge and int(badge.group(1)) == count
-    return None if " hidden" in opening else count
+    return count
 
 
 def next_game_link(page: str) -> int | None:

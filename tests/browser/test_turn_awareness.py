@@ -1,0 +1,158 @@
+"""Your-turn awareness in real browsers: the header's counter and the tab's title follow the
+other player's moves without a reload, and the chime plays only for the player who turned it on.
+
+Alice (sound off) and Bob (sound on) play a stacked classic game; the moves are made through the
+services, as the other player's browser would make them. pytest-django's live server speaks WSGI,
+so there is no live stream here (``/live/`` answers 204): the pages use the fallback, the table
+poll on a game page and ``static/js/turns.js``'s own refresh every 30 s elsewhere (its clock is
+Playwright's, fast-forwarded, on the leaderboard page).
+
+Whether a chime played is read from ``HTMLMediaElement.play`` calls, recorded by a script the
+test adds to every page (no sound card is needed, and the browser's autoplay rule is beside
+the point). The header's screenshot goes to ``test-artifacts/browser/turn-counter.png``
+(``docs/screenshots/turn-counter.png`` is a copy).
+"""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from accounts.models import User
+from games import services
+from games.models import Game
+from tests.browser.test_accessibility import DESKTOP, PHONE, signed_in
+from tests.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# Classic, two players, hearts trump. Alice (seat 0) attacks first.
+DEAL: dict[str, Any] = {
+    "hands": [["6S", "6D", "8C", "QH"], ["8S", "9D", "7S", "10C"]],
+    "stock": ["KC", "9H"],
+    "first_attacker": 0,
+}
+
+RECORD_PLAYS = """
+window.turnSoundsPlayed = [];
+HTMLMediaElement.prototype.play = function () {
+  window.turnSoundsPlayed.push(this.currentSrc || this.src);
+  return Promise.resolve();
+};
+"""
+
+
+def context_for(browser: Browser, live_server: Any, user: User) -> BrowserContext:
+    context = signed_in(browser, live_server, user, DESKTOP, "en-GB")
+    context.add_init_script(RECORD_PLAYS)
+    return context
+
+
+def plays(page: Page) -> list[str]:
+    return list(page.evaluate("window.turnSoundsPlayed"))
+
+
+def move(user: User, game: Game, action: dict[str, Any]) -> None:
+    game.refresh_from_db()
+    services.make_move(user=user, game_id=game.pk, action=action, expected_version=game.version)
+
+
+def expect_count(page: Page, count: int) -> None:
+    counter = page.locator("#turn-counter")
+    if count:
+        expect(counter).to_be_visible()
+        expect(counter.locator(".turns-count")).to_have_text(str(count))
+    else:
+        expect(counter).to_be_hidden()
+
+
+def test_counter_title_and_sound_follow_the_other_players_moves(
+    browser: Browser, live_server: Any, artifacts: Path
+) -> None:
+    alice = UserFactory(username="alice")
+    bob = UserFactory(username="bob", turn_sound=True)
+    game = GameFactory(creator=alice, deal=DEAL)
+    services.game_join(user=bob, game_id=game.pk)
+    url = f"{live_server.url}/games/{game.pk}/"
+    game_title = f"Game {game.pk} · durak online"
+
+    alice_page = context_for(browser, live_server, alice).new_page()
+    alice_page.goto(url)
+    bob_context = context_for(browser, live_server, bob)
+    bob_page = bob_context.new_page()
+    bob_page.goto(url)
+    board = bob_context.new_page()
+    board.clock.install()
+    board.goto(f"{live_server.url}/leaderboard/")
+
+    expect_count(alice_page, 1)
+    expect(alice_page).to_have_title(f"(1) Your move · {game_title}")
+    expect_count(bob_page, 0)
+    expect(bob_page).to_have_title(game_title)
+    expect_count(board, 0)
+    expect(board).to_have_title("Leaderboard · durak online")
+
+    # Alice attacks: the bout now waits for Bob (and for Alice, who may throw in or say done).
+    move(alice, game, {"type": "attack", "cards": ["6S"]})
+    expect_count(bob_page, 1)
+    expect(bob_page).to_have_title(f"(1) Your move · {game_title}")
+    expect(bob_page.locator("#table")).to_have_class("game my-turn")
+    bob_page.wait_for_function("window.turnSoundsPlayed.length > 0")
+    assert plays(bob_page) == [f"{live_server.url}/static/sounds/your-move.wav"]  # one change, one chime
+    # The other page of Bob's asks every 30 s while there is no stream.
+    board.clock.fast_forward(31_000)
+    expect_count(board, 1)
+    expect(board).to_have_title("(1) Your move · Leaderboard · durak online")
+    assert len(plays(board)) == 1
+    board.locator(".site-header").screenshot(path=str(artifacts / "turn-counter.png"))
+    expect_count(alice_page, 1)  # still waited for: "throw in or say done"
+
+    # Alice says done: nothing waits for her any more.
+    move(alice, game, {"type": "pass"})
+    expect_count(alice_page, 0)
+    expect(alice_page).to_have_title(game_title)
+
+    # Bob beats the six: the bout waits for Alice again (throw in or done). Her sound is off.
+    move(bob, game, {"type": "defend", "target": "6S", "card": "8S"})
+    expect_count(alice_page, 1)
+    expect(alice_page).to_have_title(f"(1) Your move · {game_title}")
+    expect(alice_page.locator("#table")).to_have_class("game my-turn")
+    expect_count(bob_page, 0)
+    expect(bob_page).to_have_title(game_title)
+    assert plays(alice_page) == []
+    assert len(plays(bob_page)) == 1  # a count going down plays nothing
+
+    # A second game waiting for Alice: the count and the title say 2, and her game page offers
+    # the other game.
+    other = GameFactory(creator=alice, deal=DEAL)
+    services.game_join(user=UserFactory(), game_id=other.pk)
+    alice_page.reload()
+    expect_count(alice_page, 2)
+    expect(alice_page).to_have_title(f"(2) Your move · {game_title}")
+    expect(alice_page.locator("#next-game a")).to_have_attribute("href", f"/games/{other.pk}/")
+    alice_page.locator("#next-game a").click()
+    alice_page.wait_for_url(f"{live_server.url}/games/{other.pk}/")
+    expect(alice_page.locator("#next-game a")).to_have_attribute("href", f"/games/{game.pk}/")
+    alice_page.screenshot(path=str(artifacts / "next-game.png"))
+    assert plays(alice_page) == []
+
+    # On a phone, in Russian: the hourglass and the number fit the header's two rows, a 44 px target.
+    alice.language = "ru"
+    alice.save(update_fields=["language"])
+    phone = signed_in(browser, live_server, alice, PHONE, "ru-RU").new_page()
+    phone.goto(f"{live_server.url}/leaderboard/")
+    expect(phone).to_have_title("(2) Ваш ход · Рейтинг · durak online")
+    link = phone.locator("#turn-counter a")
+    expect(link).to_have_attribute("aria-label", "2 игры ждут вашего хода")
+    box = link.bounding_box()
+    assert (
+        box is not None
+        and box["height"] >= 44
+        and box["width"] >= 44
+        and box["x"] + box["width"] <= PHONE["width"]
+    )
+    phone.locator(".site-header").screenshot(path=str(artifacts / "turn-counter-phone-ru.png"))
+    header = phone.locator(".site-header").bounding_box()
+    assert header is not None and header["height"] < 2 * 44 + 20, header
+    phone.locator(".site-header").screenshot(path=str(artifacts / "turn-counter-phone-ru.png"))
