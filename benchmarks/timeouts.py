@@ -1,9 +1,17 @@
 """How late do timeouts fire, and how long does one sweep take? (A benchmark, not a test.)
 
     python3 benchmarks/timeouts.py [--games 240] [--window 20] [--active 10000]
+                                   [--embedded-games 20] [--only embedded|redis]
 
-Needs PostgreSQL and Redis (as the tests do). It uses its own database (``durak_bench``,
-created and migrated if missing; ``BENCH_DATABASE_URL`` to change it) and Redis database 5.
+0. Embedded defaults (``--only embedded`` needs nothing else): ``python3 dev.py serve``'s
+   worker and beat (the Procfile's commands) on SQLite and kombu's ``filesystem://``
+   transport, in a temporary folder; ``--embedded-games`` games started together whose
+   deadlines fall in the same second, each with the ETA task and notifications its start
+   queues. Lateness = when the timeout's move was written minus the deadline.
+
+The rest needs PostgreSQL and Redis (as the tests do). It uses its own database
+(``durak_bench``, created and migrated if missing; ``BENCH_DATABASE_URL`` to change it) and
+Redis database 5.
 
 1. Lateness: ``--games`` games whose deadlines all fall within ``--window`` seconds of
    the same minute, with a real Celery worker and beat (subprocesses, the settings'
@@ -26,6 +34,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -217,6 +226,34 @@ def lateness(games: int, window: float, *, eta: bool, rearm: bool = True) -> Non
             process.wait()
 
 
+def embedded(games: int) -> None:
+    from tests.embedded_processes import EmbeddedSite
+
+    with tempfile.TemporaryDirectory(prefix="durak-embedded-") as folder:
+        site = EmbeddedSite.make(Path(folder))
+        try:
+            site.start("worker")
+            site.start("beat")
+            deadlines = site.start_games_due_together(games)
+            ids = list(deadlines)
+            end = time.monotonic() + 120
+            while time.monotonic() < end and len(site.timeouts_applied(ids)) < games:
+                time.sleep(0.5)
+            applied = site.timeouts_applied(ids)
+        finally:
+            site.stop_all()
+    late = sorted((applied[i] - deadlines[i]).total_seconds() if i in applied else float("inf") for i in ids)
+    spread = (max(deadlines.values()) - min(deadlines.values())).total_seconds()
+    print(
+        f"embedded defaults (SQLite + filesystem://, the Procfile's worker and beat, sweep every "
+        f"{os.environ.get('TIMEOUT_SWEEP_SECONDS', '5')} s): {games} games due within {spread:.2f} s:"
+    )
+    print(
+        f"  median {statistics.median(late):.3f} s, worst {late[-1]:.3f} s, "
+        f"early {sum(1 for v in late if v < 0)}, missing {sum(1 for v in late if v == float('inf'))}"
+    )
+
+
 def sweep(active: int) -> None:
     from django.utils import timezone
 
@@ -245,7 +282,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=240)
     parser.add_argument("--window", type=float, default=20.0)
     parser.add_argument("--active", type=int, default=10_000)
+    parser.add_argument("--embedded-games", type=int, default=20)
+    parser.add_argument("--only", choices=["embedded", "redis"])
     args = parser.parse_args()
+    if args.only != "redis":
+        embedded(args.embedded_games)
+    if args.only == "embedded":
+        return
     setup_django()
     lateness(args.games, args.window, eta=True)
     lateness(args.games, args.window, eta=False)  # as if every ETA message were lost

@@ -107,8 +107,11 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Web, worker and beat share the file: wait for locks instead of failing at once.
-    DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+    # Web, worker and beat share the file: wait for locks instead of failing at once, and keep a
+    # write-ahead log so that pages read while the worker writes (readers never wait for writers).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
+    )
 else:
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     if env.bool("DATABASE_POOL", default=False):
@@ -205,7 +208,16 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(_broker_dir / "processed"),
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
+        # kombu looks into the folder this often when it finds nothing to take. Its default, a
+        # second, delays every message by up to that and held a busy worker to a message or two a
+        # second (it waits a poll each time its prefetch slots are full): timeouts came seconds late.
+        "polling_interval": 0.1,
     }
+    # kombu's transport, except that a message file appears only once it is whole (a worker
+    # polling this often would otherwise read half-written ones and stop).
+    from durak_site.filesystem_broker import use_for_filesystem_urls
+
+    use_for_filesystem_urls()
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "socket_connect_timeout": env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0)
@@ -226,6 +238,8 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Beat wakes at least this often (DatabaseScheduler's default, 5 s, sent the sweep up to that late).
+CELERY_BEAT_MAX_LOOP_INTERVAL = 1
 
 # Time controls (issue 4). Every move schedules an ETA task for the next deadline when it is at
 # most TIMEOUT_ETA_HORIZON_SECONDS away (longer ETAs would sit in a worker's memory for days);
