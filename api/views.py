@@ -101,7 +101,11 @@ class GameListView(generics.GenericAPIView[Game]):
         """Games, newest first; the filters combine."""
         filters = GameListFilters(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        games = selectors.game_list(user=caller(request), **filters.validated_data)
+        games = selectors.game_list(
+            user=caller(request),
+            shared_game_ids=selectors.share_link_game_ids(request.session),
+            **filters.validated_data,
+        )
         page = self.paginate_queryset(games)
         return self.get_paginated_response(GameSummarySerializer(page, many=True).data)
 

@@ -3,7 +3,7 @@
 """
 
 import secrets
-from collections.abc import Collection, Container
+from collections.abc import Collection, Container, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -76,6 +76,10 @@ class ShareLinks(Container[int]):
     def __contains__(self, game_id: object) -> bool:
         return game_id in self._session.get(SHARE_LINKS_SESSION_KEY, [])
 
+    def __iter__(self) -> Iterator[int]:
+        """All of them (for ``visible_games``: a list's SQL names them)."""
+        return iter(list(self._session.get(SHARE_LINKS_SESSION_KEY, [])))
+
 
 def share_link_game_ids(session: SessionBase) -> ShareLinks:
     """The games whose share link this session opened (lazy: see ``ShareLinks``)."""
@@ -96,7 +100,8 @@ def share_link_remember(*, session: SessionBase, game: Game) -> None:
 
 def game_visible_to(*, game: Game, user: User | Any, shared_game_ids: Container[int]) -> bool:
     """Whether ``user`` may see anything of ``game``: its page, table partial and poll, chats,
-    replay and export, and the API's detail, move log and wait. The one place this is decided.
+    replay and export, and the API's detail, move log and wait. The one place this is decided
+    (``visible_games`` says the same in SQL, for the lists that name games).
 
     A public game: everyone (anonymous visitors too). A private game: its creator; everyone with
     a seat (also a player who went out or was the fool: a seat stays once the cards are dealt);
@@ -123,8 +128,42 @@ def game_visible_to(*, game: Game, user: User | Any, shared_game_ids: Container[
         game.creator_id == user.pk
         or any(seat.user_id == user.pk for seat in game.seats.all())
         or any(invitation.user_id == user.pk for invitation in game.invitations.all())
-        or (user.is_active and user.is_staff and user.has_perm("games.view_game"))
+        or _sees_every_game(user)
     )
+
+
+def _sees_every_game(user: User) -> bool:
+    """Whoever may view games in the admin (an authenticated user): moderators, superusers."""
+    return bool(user.is_active and user.is_staff and user.has_perm("games.view_game"))
+
+
+def visible_games(
+    games: QuerySet[Game], *, user: User | Any, shared_game_ids: Iterable[int]
+) -> QuerySet[Game]:
+    """``games`` narrowed to those ``user`` may see: ``game_visible_to``'s rule in SQL, for
+    every list that names games (a profile's recent games, a series table, the API's list), so
+    a private game appears, by id, title or result, only to whoever may open it. Its share
+    links (``shared_game_ids``, e.g. ``share_link_game_ids``) are read here, once.
+
+    No query of its own (one ``WHERE`` with two ``EXISTS``), except a moderator's permission
+    check, who gets ``games`` unchanged. Filter seats, series rows, ... with
+    ``game__in=visible_games(Game.objects.all(), ...)``. ``tests/security/test_private_games``
+    checks that it and ``game_visible_to`` agree on every kind of game and viewer.
+    """
+    authenticated = getattr(user, "is_authenticated", False)
+    if authenticated and _sees_every_game(user):
+        return games
+    rule = Q(private=False)
+    shared = [game_id for game_id in shared_game_ids if isinstance(game_id, int)]
+    if shared:
+        rule |= Q(pk__in=shared)
+    if authenticated:
+        rule |= (
+            Q(creator_id=user.pk)
+            | Exists(Seat.objects.filter(game=OuterRef("pk"), user_id=user.pk))
+            | Exists(Invitation.objects.filter(game=OuterRef("pk"), user_id=user.pk))
+        )
+    return games.filter(rule)
 
 
 def game_get_for_viewer(*, game_id: int, user: User | Any, shared_game_ids: Container[int]) -> Game:
@@ -285,17 +324,18 @@ def game_list(
     mine: bool = False,
     waiting_for_me: bool = False,
     open_to_join: bool = False,
+    shared_game_ids: Iterable[int] = (),
 ) -> QuerySet[Game]:
     """Games newest first, narrowed by every filter given; hidden columns are not loaded.
 
-    ``mine``: the user has a seat. ``waiting_for_me``: running and the engine waits for the
-    user. ``open_to_join``: open, with a free seat, and the user not seated yet.
+    Only the games the user may see (``visible_games``: a private game to its players,
+    invitees, creator and share-link holders). ``mine``: the user has a seat.
+    ``waiting_for_me``: running and the engine waits for the user. ``open_to_join``: open, with
+    a free seat, and the user not seated yet.
     """
     seated = Seat.objects.filter(game=OuterRef("pk"), user=user)
-    invited = Invitation.objects.filter(game=OuterRef("pk"), user=user)
-    # A private game is listed only to its players and invitees (the lobby lists none).
-    games = Game.objects.defer("state", "seed", "deal").filter(
-        Q(private=False) | Exists(seated) | Exists(invited)
+    games = visible_games(
+        Game.objects.defer("state", "seed", "deal"), user=user, shared_game_ids=shared_game_ids
     )
     if status:
         games = games.filter(status=status)

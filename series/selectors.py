@@ -1,6 +1,8 @@
 """The series page: every game's fool and the running count, in a fixed number of queries."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
@@ -8,6 +10,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.exceptions import GameNotFound
 from games.models import Game, Seat
+from games.selectors import visible_games
 
 from .models import Series, SeriesGame
 
@@ -41,19 +44,29 @@ class SeriesTable:
         return len(self.rows) + 1
 
 
-def series_table(*, series_id: int) -> SeriesTable:
-    """Four queries however many games: the series, its games, their seats with users."""
+def series_table(*, series_id: int, viewer: User | Any, shared_game_ids: Iterable[int]) -> SeriesTable:
+    """Four queries however many games: the series, its games, their seats with users.
+
+    Only the games ``viewer`` may open are rows, counted and totalled (``games.selectors
+    .visible_games``): a private game is listed to its players, not to the holder of another
+    game's share link. A series with games of which the viewer may open none is missing
+    (``GameNotFound``, word for word a missing series's; one more query to tell).
+    """
     series = Series.objects.filter(pk=series_id).first()
+    missing = GameNotFound(_("There is no series %(series)s.") % {"series": series_id})
     if series is None:
-        raise GameNotFound(_("There is no series %(series)s.") % {"series": series_id})
+        raise missing
     seats = Prefetch("game__seats", queryset=Seat.objects.select_related("user").order_by("position"))
+    visible = visible_games(Game.objects.all(), user=viewer, shared_game_ids=shared_game_ids)
     entries = list(
-        SeriesGame.objects.filter(series=series)
+        SeriesGame.objects.filter(series=series, game__in=visible)
         .select_related("game")
         .defer("game__state", "game__seed", "game__deal")
         .prefetch_related(seats)
         .order_by("number")
     )
+    if not entries and SeriesGame.objects.filter(series=series).exists():
+        raise missing
     players = [seat.user for seat in entries[0].game.seats.all()] if entries else []
     table = SeriesTable(series=series, players=players, totals=[0] * len(players))
     index = {user.pk: i for i, user in enumerate(players)}

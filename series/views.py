@@ -16,16 +16,12 @@ from . import selectors, services
 
 @require_GET
 def series_detail(request: HttpRequest, series_id: int) -> HttpResponse:
+    # A series of private games is theirs too: it lists only the games the viewer may open.
+    shared = game_selectors.share_link_game_ids(request.session)
     try:
-        table = selectors.series_table(series_id=series_id)
+        table = selectors.series_table(series_id=series_id, viewer=request.user, shared_game_ids=shared)
     except GameNotFound:
         raise Http404(_("No such series.")) from None
-    # A series of private games is theirs too: its games share their players and privacy.
-    shared = game_selectors.share_link_game_ids(request.session)
-    if table.rows and not game_selectors.game_visible_to(
-        game=table.rows[0].game, user=request.user, shared_game_ids=shared
-    ):
-        raise Http404(_("No such series."))
     seated = request.user.is_authenticated and any(user.pk == request.user.pk for user in table.players)
     return render(request, "series/series.html", {"table": table, "seated": seated})
 

@@ -1,12 +1,15 @@
 """Reads for profiles, leaderboards and moderators: aggregated rows only, so a page costs the
 same few queries whether a player has five games or five thousand."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import ExpressionWrapper, F, FloatField, Prefetch, Q, QuerySet
 
 from accounts.models import User
 from games.models import Game, Seat
+from games.selectors import visible_games
 
 from .ledger import ordinal
 from .models import Mode, PairStats, PlayerStats, Rating, RatingChange
@@ -27,12 +30,21 @@ class Profile:
     by_players: list[PlayerStats]
     ratings: list[Rating]
     history: list[RatingChange]  # newest last
-    recent: list[Seat]  # the user's seats in their latest finished games, games and seats prefetched
+    #: The user's seats in their latest finished games the viewer may see, games and seats
+    #: prefetched.
+    recent: list[Seat]
     in_progress: int
 
 
-def profile(*, user: User, recent: int = 15, history: int = 40) -> Profile:
-    """Six queries, whatever the number of games."""
+def profile(
+    *, user: User, viewer: User | Any, shared_game_ids: Iterable[int], recent: int = 15, history: int = 40
+) -> Profile:
+    """Six queries, whatever the number of games.
+
+    The counts, the ratings and their history include private games: they name no game. The
+    list of recent games names only the games ``viewer`` may open (``games.selectors
+    .visible_games``), so a private game's id, players and result stay with its players.
+    """
     rows = list(PlayerStats.objects.filter(user=user).order_by("scope", "key"))
     overall = next((row for row in rows if row.scope == PlayerStats.Scope.ALL), None)
     by_players = sorted(
@@ -45,7 +57,11 @@ def profile(*, user: User, recent: int = 15, history: int = 40) -> Profile:
     )
     seats = Prefetch("game__seats", queryset=Seat.objects.select_related("user").order_by("position"))
     latest = list(
-        Seat.objects.filter(user=user, game__status=Game.Status.FINISHED)
+        Seat.objects.filter(
+            user=user,
+            game__status=Game.Status.FINISHED,
+            game__in=visible_games(Game.objects.all(), user=viewer, shared_game_ids=shared_game_ids),
+        )
         .select_related("game")
         .defer("game__state", "game__seed", "game__deal")
         .prefetch_related(seats)

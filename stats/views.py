@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
+from games.selectors import share_link_game_ids
 from moderation.roles import moderator_required
 
 from . import selectors
@@ -34,7 +35,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     user = User.objects.filter(Q(is_active=True) | Q(is_bot=True), username=username).first()
     if user is None:
         raise Http404(_("No such player."))
-    data = selectors.profile(user=user)
+    data = selectors.profile(
+        user=user, viewer=request.user, shared_game_ids=share_link_game_ids(request.session)
+    )
     versus = None
     other_name = request.GET.get("vs", "").strip()
     if other_name:

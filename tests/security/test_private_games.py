@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
@@ -24,7 +25,7 @@ from django.urls import reverse
 import durak
 from accounts.models import User
 from chat.models import ChatMessage
-from games import services, versions
+from games import selectors, services, versions
 from games.models import Game, Invitation, Move, Seat
 from moderation import services as moderation_services
 from moderation.models import Report
@@ -402,3 +403,132 @@ def test_the_series_of_a_private_game_is_private_too(world: World) -> None:
         assert answer.status_code == missing.status_code == 404, who
         assert answer.content == missing.content, who
     assert world.clients["boris"].get(reverse("series:detail", args=[series_id])).status_code == 200
+
+
+# Lists: a private game appears, by id, link or result, only to whoever may open it.
+
+
+def _names_a_game(text: str, game_ids: list[int]) -> list[int]:
+    """The ids of ``game_ids`` that ``text`` names (as a number on its own: "#700002", a link)."""
+    return [game_id for game_id in game_ids if re.search(rf"(?<!\d){game_id}(?!\d)", text)]
+
+
+def _list_pages(world: World) -> list[str]:
+    """Every page that lists games: the profiles of the private games' players (their recent
+    games), with the head to head, the leaderboards, the lobby, the notifications, and the
+    API's game list with each of its filters."""
+    pages = []
+    for name, other in (("olga", "boris"), ("boris", "olga"), ("inez", "olga")):
+        profile = reverse("stats:profile", args=[name])
+        pages += [profile, f"{profile}?vs={other}", f"{profile}?vs={other.upper()}"]
+    pages += [
+        reverse("stats:leaderboard"),
+        reverse("stats:leaderboard") + "?mode=throw_in&players=2",
+        reverse("games:lobby"),
+        reverse("notifications:list"),
+    ]
+    games = reverse("api:games")
+    pages += [games, f"{games}?status=finished", f"{games}?status=active", f"{games}?status=open"]
+    pages += [f"{games}?mine=true", f"{games}?open_to_join=true", f"{games}?waiting_for_me=true"]
+    return pages
+
+
+@pytest.mark.parametrize("who", ["anonymous", "sam", "vera"])
+def test_no_list_names_a_private_game_to_anyone_else(who: str, world: World) -> None:
+    """Neither the open, the running nor the finished game: not in the profile's recent games of
+    its players (before: the finished game's number, result and replay link were there for
+    everyone), the head to head, the leaderboards, the lobby, the notifications or the API."""
+    private_ids = [game.pk for game in world.games.values()]
+    client = world.clients[who]
+    for page in _list_pages(world):
+        cache.clear()  # throttles: many calls from one address
+        answer = client.get(page)
+        assert answer.status_code in (200, 302, 401), (who, page, answer.status_code)
+        text = answer.content.decode(errors="replace")
+        assert _names_a_game(text, private_ids) == [], (who, page)
+        for game_id in private_ids:
+            assert reverse("replays:replay", args=[game_id]) not in text
+
+
+@pytest.mark.parametrize("who", ["olga", "boris", "lena", "anonymous link holder"])
+def test_who_may_open_the_finished_game_finds_it_in_its_players_recent_games(who: str, world: World) -> None:
+    """Its players, and the holders of its share link: the filter hides it from no one else."""
+    finished = world.games["finished"]
+    for name in ("olga", "boris"):
+        text = world.clients[who].get(reverse("stats:profile", args=[name]) + "?vs=inez").content.decode()
+        assert reverse("games:detail", args=[finished.pk]) in text, (who, name)
+        assert reverse("replays:replay", args=[finished.pk]) in text, (who, name)
+
+
+def test_a_moderator_finds_it_too_and_the_api_lists_it_to_a_link_holder(world: World) -> None:
+    finished = world.games["finished"]
+    moderator = User.objects.create_user("mod", "mod@example.com", PASSWORD)
+    moderation_services.moderator_grant(user=moderator, actor=None, reason="test moderator")
+    profile = _client(User.objects.get(pk=moderator.pk)).get(reverse("stats:profile", args=["olga"]))
+    assert reverse("games:detail", args=[finished.pk]) in profile.content.decode()
+    # Lena opened the link in this session: the API's list agrees with its detail.
+    listed = world.clients["lena"].get(reverse("api:games"), {"status": "finished"}).json()["results"]
+    assert [game["id"] for game in listed] == [finished.pk]
+    assert world.clients["lena"].get(reverse("api:game", args=[finished.pk])).status_code == 200
+
+
+def test_a_series_lists_only_the_games_the_viewer_may_open(world: World) -> None:
+    """Lena holds the link of the series's first game, not of the next one: she sees the first
+    (its page, and it in the series) but the series names the next to its players only."""
+    finished = world.games["finished"]
+    following = series_services.play_again(user=world.users["olga"], game_id=finished.pk, games_agreed=3)
+    series_url = reverse("series:detail", args=[following.series_entry.series_id])
+    assert world.clients["lena"].get(reverse("games:detail", args=[following.pk])).status_code == 404
+    for who in ("lena", "anonymous link holder"):
+        page = world.clients[who].get(series_url)
+        assert page.status_code == 200, who
+        text = page.content.decode()
+        assert reverse("games:detail", args=[finished.pk]) in text, who
+        assert _names_a_game(text, [following.pk]) == [], who
+    for who in ("olga", "boris"):
+        text = world.clients[who].get(series_url).content.decode()
+        assert _names_a_game(text, [finished.pk, following.pk]) == [finished.pk, following.pk], who
+
+
+def test_visible_games_is_game_visible_to_in_sql(world: World) -> None:
+    """The lists' filter and the pages' check agree for every viewer about every kind of game:
+    public and private, open, running, finished and cancelled (its creator without a seat),
+    another player's private game, for its players, invitees, link holders, strangers,
+    anonymous visitors, a moderator, staff without the permission and an inactive moderator."""
+    users, clients = world.users, world.clients
+    services.game_create(creator=users["sam"], preset="classic", num_players=2)
+    public_running = services.game_create(creator=users["vera"], preset="classic", num_players=2)
+    services.game_join(user=users["sam"], game_id=public_running.pk)
+    cancelled = services.game_create(creator=users["inez"], preset="classic", num_players=3, private=True)
+    services.game_invite(user=users["inez"], game_id=cancelled.pk, username="vera")
+    services.game_leave(user=users["inez"], game_id=cancelled.pk)
+    moderator = User.objects.create_user("mod", "mod@example.com", PASSWORD)
+    moderation_services.moderator_grant(user=moderator, actor=None, reason="test moderator")
+    retired = User.objects.create_user("retired", "retired@example.com", PASSWORD)
+    moderation_services.moderator_grant(user=retired, actor=None, reason="test moderator")
+    User.objects.filter(pk=retired.pk).update(is_active=False)
+    User.objects.create_user("staff", "staff@example.com", PASSWORD, is_staff=True)
+    viewers: list[tuple[Any, Any]] = [
+        (User.objects.get(username=name), clients[name].session) for name in users
+    ]
+    viewers += [(User.objects.get(username=name), Client().session) for name in ("mod", "retired", "staff")]
+    viewers += [(AnonymousUser(), clients[name].session) for name in ("anonymous", "anonymous link holder")]
+    assert Game.objects.filter(private=True).count() >= 5 and Game.objects.filter(private=False).count() >= 2
+    everything = list(Game.objects.prefetch_related("seats", "invitations"))
+    for user, session in viewers:
+        shared = selectors.share_link_game_ids(session)
+        listed = set(selectors.visible_games(Game.objects.all(), user=user, shared_game_ids=shared))
+        allowed = {
+            game
+            for game in everything
+            if selectors.game_visible_to(game=game, user=user, shared_game_ids=shared)
+        }
+        assert {game.pk for game in listed} == {game.pk for game in allowed}, getattr(
+            user, "username", "anonymous"
+        )
+    by_name = {getattr(user, "username", ""): user for user, _session in viewers}
+    mine = selectors.visible_games(Game.objects.all(), user=by_name["inez"], shared_game_ids=())
+    assert mine.filter(pk=cancelled.pk).exists()  # the creator, whose seat is gone
+    assert selectors.visible_games(
+        Game.objects.all(), user=by_name["mod"], shared_game_ids=()
+    ).count() == len(everything)
