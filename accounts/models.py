@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken
 from knox.settings import CONSTANTS
 
-from .names import name_skeleton, validate_not_lookalike
+from .names import display_name_skeleton, name_skeleton, validate_not_lookalike
 
 
 def validate_time_zone(value: str) -> None:
@@ -53,6 +53,9 @@ class User(AbstractUser):  # type: ignore[django-manager-missing]
         default="",
         help_text=_("Shown on profiles and leaderboards instead of the user name."),
     )
+    #: ``accounts.names.name_skeleton(display_name)`` ("" for none), kept by ``save()``: a name
+    #: shown to others must not look like another player's, whether user name or display name.
+    display_name_skeleton = models.TextField(editable=False, default="")
     #: Set from the browser's language at sign-up (``accounts.signals``), then by the settings
     #: page and the header's language switcher.
     language = models.CharField(_("language"), max_length=8, choices=LANGUAGES, default="en")
@@ -102,16 +105,21 @@ class User(AbstractUser):  # type: ignore[django-manager-missing]
     )
 
     class Meta(AbstractUser.Meta):
-        indexes = [models.Index(fields=["username_skeleton"], name="user_skeleton_idx")]
+        indexes = [
+            models.Index(fields=["username_skeleton"], name="user_skeleton_idx"),
+            models.Index(fields=["display_name_skeleton"], name="user_display_skeleton_idx"),
+        ]
 
     def __str__(self) -> str:
         return self.username
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.username_skeleton = name_skeleton(self.username)
-        update_fields = kwargs.get("update_fields")
-        if update_fields is not None and "username" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        self.display_name_skeleton = display_name_skeleton(self.display_name)
+        if kwargs.get("update_fields") is not None:
+            fields = set(kwargs["update_fields"])
+            also = {"username": "username_skeleton", "display_name": "display_name_skeleton"}
+            kwargs["update_fields"] = fields | {also[field] for field in fields if field in also}
         super().save(*args, **kwargs)
 
     @property

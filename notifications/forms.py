@@ -1,6 +1,7 @@
 from django import forms
 
 from accounts.models import User
+from accounts.names import validate_display_name
 
 from . import push
 from .models import Kind, Preferences
@@ -58,3 +59,10 @@ class TimeZoneForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = User
         fields = ["display_name", "language", "time_zone", "four_colour_deck", "confirm_moves"]
+
+    def clean_display_name(self) -> str:
+        """Not one that looks like another player's user name or display name (UTS #39, the
+        user names' own check: ``accounts.names``); the player's own user name is fine."""
+        display_name: str = self.cleaned_data["display_name"]
+        validate_display_name(display_name, user=self.instance)
+        return display_name
