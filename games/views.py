@@ -281,11 +281,13 @@ def game_invite(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def turns_waiting(request: HtmxHttpRequest) -> HttpResponse:
     """``GET /games/turns/``: the header's counter of games waiting for the user's move, as the
     fragment ``static/js/turns.js`` swaps in (from the user's own seats: one query); with
-    ``?current=<game id>`` also that game page's "next game waiting for you" button."""
+    ``?current=<game id>`` also the game page's "next game waiting for you" button (that game
+    excluded), with an empty ``?current=`` the lobby's."""
     asked = request.GET.get("current", "")
     if asked and not (asked.isascii() and asked.isdigit() and len(asked) <= 18):
         return HttpResponse(_("Name the game as a number."), status=400, content_type="text/plain")
-    return render(request, "games/_turns.html", {"current": int(asked) if asked else None})
+    context = {"with_next_game": "current" in request.GET, "current": int(asked) if asked else None}
+    return render(request, "games/_turns.html", context)
 
 
 @require_POST

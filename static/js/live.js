@@ -93,8 +93,9 @@
     const badge = link.querySelector(".unread-count");
     const shown = badge ? Number(badge.textContent) || 0 : 0;
     if (shown === data.unread) return;
-    // The header's own words (and plurals) come from the server: fetch the bell as a page draws it.
-    window.htmx.ajax("GET", link.getAttribute("href"), { target: link, select: ".site-header .bell", swap: "outerHTML" });
+    // The header's own words (and plurals) come from the server: fetch the bell as a page draws it
+    // (keeping this page's title, not the notifications page's).
+    window.htmx.ajax("GET", link.getAttribute("href"), { target: link, select: ".site-header .bell", swap: "outerHTML ignoreTitle:true" });
   }
 
   function connect() {

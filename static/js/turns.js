@@ -6,7 +6,8 @@
 
    - the live stream's bell event (live.js: "durak:bell", which carries the count) says so;
    - the table on this page or the lobby's "My games" list was swapped (a move, here or theirs);
-   - every 30 s while the stream is not open (or cannot hear the whole site: data-live-fanout).
+   - every 30 s while the stream is not open (or cannot hear the whole site: data-live-fanout);
+   - when the tab is shown again, or the page comes back from the back-forward cache.
 
    The count and the rule of whose move it is come from the server (the seats the engine waits
    for); nothing here decides it. No inline script (CSP). */
@@ -29,6 +30,7 @@
 
   const alwaysPoll = document.body.dataset.liveFanout !== "redis";
   let liveOpen = false;
+  let lostStream = false; // the stream was open, then cut: ask once it is back
   let inFlight = false;
   let again = false;
   let lastChime = 0;
@@ -83,9 +85,10 @@
     }
     inFlight = true;
     try {
+      // The game page's button leaves out the game on the screen; the lobby's leaves out none.
       const button = document.getElementById("next-game");
-      const current = button ? button.dataset.current : "";
-      const response = await fetch(url + (current ? "?current=" + encodeURIComponent(current) : ""), {
+      const query = button ? "?current=" + encodeURIComponent(button.dataset.current || "") : "";
+      const response = await fetch(url + query, {
         credentials: "same-origin",
         headers: { Accept: "text/html" },
       });
@@ -119,7 +122,8 @@
   });
   document.addEventListener("durak:live", (event) => {
     const open = Boolean(event.detail && event.detail.open);
-    if (open && !liveOpen) refresh(); // back after a gap: what changed meanwhile
+    if (open && lostStream) refresh(); // back after a gap: what changed meanwhile
+    lostStream = liveOpen && !open;
     liveOpen = open;
   });
   document.addEventListener("htmx:afterSettle", (event) => {
@@ -130,6 +134,13 @@
   setInterval(() => {
     if (!liveOpen || alwaysPoll) refresh();
   }, POLL_MS);
+  // Back to a tab, or to a page from the browser's back-forward cache: ask once.
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) refresh();
+  });
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) refresh();
+  });
 
   readTable();
   showTitle();

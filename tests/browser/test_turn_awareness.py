@@ -5,12 +5,15 @@ Alice (sound off) and Bob (sound on) play a stacked classic game; the moves are 
 services, as the other player's browser would make them. pytest-django's live server speaks WSGI,
 so there is no live stream here (``/live/`` answers 204): the pages use the fallback, the table
 poll on a game page and ``static/js/turns.js``'s own refresh every 30 s elsewhere (its clock is
-Playwright's, fast-forwarded, on the leaderboard page).
+Playwright's, fast-forwarded, on the lobby).
 
 Whether a chime played is read from ``HTMLMediaElement.play`` calls, recorded by a script the
 test adds to every page (no sound card is needed, and the browser's autoplay rule is beside
 the point). The header's screenshot goes to ``test-artifacts/browser/turn-counter.png``
 (``docs/screenshots/turn-counter.png`` is a copy).
+
+The second test serves the site under ASGI with the live stream (``test_live_stream``'s site):
+there the count comes with the stream's bell event, not with a poll.
 """
 
 from pathlib import Path
@@ -23,7 +26,9 @@ from accounts.models import User
 from games import services
 from games.models import Game
 from tests.browser.test_accessibility import DESKTOP, PHONE, signed_in
+from tests.browser.test_live_stream import DEADLINE_MS, Viewer, site, wait_until  # noqa: F401
 from tests.factories import GameFactory, UserFactory
+from tests.faults.conftest import Site
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -82,16 +87,17 @@ def test_counter_title_and_sound_follow_the_other_players_moves(
     bob_context = context_for(browser, live_server, bob)
     bob_page = bob_context.new_page()
     bob_page.goto(url)
-    board = bob_context.new_page()
-    board.clock.install()
-    board.goto(f"{live_server.url}/leaderboard/")
+    lobby = bob_context.new_page()
+    lobby.clock.install()
+    lobby.goto(f"{live_server.url}/")
 
     expect_count(alice_page, 1)
     expect(alice_page).to_have_title(f"(1) Your move · {game_title}")
     expect_count(bob_page, 0)
     expect(bob_page).to_have_title(game_title)
-    expect_count(board, 0)
-    expect(board).to_have_title("Leaderboard · durak online")
+    expect_count(lobby, 0)
+    expect(lobby).to_have_title("Lobby · durak online")
+    expect(lobby.locator("#next-game")).to_be_hidden()
 
     # Alice attacks: the bout now waits for Bob (and for Alice, who may throw in or say done).
     move(alice, game, {"type": "attack", "cards": ["6S"]})
@@ -100,12 +106,14 @@ def test_counter_title_and_sound_follow_the_other_players_moves(
     expect(bob_page.locator("#table")).to_have_class("game my-turn")
     bob_page.wait_for_function("window.turnSoundsPlayed.length > 0")
     assert plays(bob_page) == [f"{live_server.url}/static/sounds/your-move.wav"]  # one change, one chime
-    # The other page of Bob's asks every 30 s while there is no stream.
-    board.clock.fast_forward(31_000)
-    expect_count(board, 1)
-    expect(board).to_have_title("(1) Your move · Leaderboard · durak online")
-    assert len(plays(board)) == 1
-    board.locator(".site-header").screenshot(path=str(artifacts / "turn-counter.png"))
+    # Bob's lobby asks every 30 s while there is no stream: the counter, the title and its
+    # "next game" button.
+    lobby.clock.fast_forward(31_000)
+    expect_count(lobby, 1)
+    expect(lobby).to_have_title("(1) Your move · Lobby · durak online")
+    expect(lobby.locator("#next-game a")).to_have_attribute("href", f"/games/{game.pk}/")
+    assert len(plays(lobby)) == 1
+    lobby.locator(".site-header").screenshot(path=str(artifacts / "turn-counter.png"))
     expect_count(alice_page, 1)  # still waited for: "throw in or say done"
 
     # Alice says done: nothing waits for her any more.
@@ -156,3 +164,33 @@ def test_counter_title_and_sound_follow_the_other_players_moves(
     header = phone.locator(".site-header").bounding_box()
     assert header is not None and header["height"] < 2 * 44 + 20, header
     phone.locator(".site-header").screenshot(path=str(artifacts / "turn-counter-phone-ru.png"))
+
+
+def test_with_the_live_stream_the_count_comes_with_the_bell_event(browser: Browser, site: Site) -> None:  # noqa: F811
+    site.start(GAME_POLL_SECONDS="60")  # no table poll, and turns.js does not poll while the stream is open
+    alice, bob = UserFactory(), UserFactory()
+    game = GameFactory(creator=alice, deal=DEAL)
+    services.game_join(user=bob, game_id=game.pk)
+    mover = Viewer(browser, site, alice, game.pk)
+    elsewhere = Viewer(browser, site, bob, game.pk)
+    elsewhere.url = f"{site.url}/leaderboard/"
+    asked: list[str] = []
+    elsewhere.page.on(
+        "request", lambda request: asked.append(request.url) if "/games/turns/" in request.url else None
+    )
+    try:
+        mover.open()
+        elsewhere.open()
+        expect(elsewhere.page.locator("#turn-counter")).to_be_hidden()
+        assert asked == []
+        mover.play("6S", "Attack with 6♠")
+        counter = elsewhere.page.locator("#turn-counter .turns-count")
+        expect(counter).to_have_text("1", timeout=DEADLINE_MS)  # well before any 30 s poll
+        expect(elsewhere.page).to_have_title("(1) Your move · Leaderboard · durak online")
+        bells = [event for event in elsewhere.page.evaluate("window.liveEvents") if event["type"] == "bell"]
+        assert any('"waiting":1' in event["data"] for event in bells), bells
+        assert len(asked) == 1, asked  # one fragment, asked because the bell said so
+        wait_until(mover.page, "document.title.startsWith('(1) Your move')")
+    finally:
+        mover.close()
+        elsewhere.close()

@@ -297,6 +297,8 @@ def test_the_fragment_answers_the_count_and_the_next_game(django_assert_max_num_
     fragment = response.content.decode()
     assert shown_count(fragment) == 2
     assert 'id="next-game"' not in fragment
+    fragment = client.get(url, {"current": ""}).content.decode()  # the lobby's button
+    assert shown_count(fragment) == 2 and next_game_link(fragment) == first.pk
     fragment = client.get(url, {"current": first.pk}).content.decode()
     assert next_game_link(fragment) == second.pk
     fragment = client.get(url, {"current": second.pk}).content.decode()
