@@ -68,6 +68,5 @@ def chat_post(*, user: User, game: Game, text: str) -> ChatMessage:
         game=game, author=user, channel=channel_for(game=game, user=user), text=text
     )
     # Its readers' pages fetch the log (durak_site.live): the event says only that it changed.
-    chat = str(message.channel)
-    live.send_on_commit(live.chat_channel(game.pk, chat), "chat", {"game": game.pk, "chat": chat})
+    live.chat_changed_on_commit(game.pk, str(message.channel))
     return message

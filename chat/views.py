@@ -61,7 +61,7 @@ def _render_log(request: HttpRequest, game: Game, *, error: str = "", status: in
 @require_GET
 def chat_log(request: HttpRequest, game_id: int) -> HttpResponse:
     """While the ``marker`` of the ``channel`` the page shows has not moved: 204, for a public
-    game from one query (no session, no user). Otherwise the log of the viewer's own channel.
+    game's spectators' chat from one query (no session, no user). Otherwise the log of the viewer's own channel.
     A game the visitor may not see is a 404 whatever the marker."""
     channel, marker = request.GET.get("channel"), request.GET.get("marker")
     if channel in ChatMessage.Channel.values and marker is not None:
@@ -72,9 +72,13 @@ def chat_log(request: HttpRequest, game_id: int) -> HttpResponse:
             and game_selectors.game_visible_to(
                 game=polled, user=request.user, shared_game_ids=_shared(request)
             )
-            # A private game's poll has loaded the viewer anyway: only their own channel's
-            # marker answers, so that a spectator cannot time the players' chat.
-            and (not polled.private or services.channel_for(game=polled, user=request.user) == channel)  # type: ignore[arg-type]
+            # Only the viewer's own channel's marker answers, so that a spectator cannot time the
+            # players' chat; a public game's spectators' chat is everyone's, so that poll needs
+            # no user.
+            and (
+                (channel == ChatMessage.Channel.SPECTATORS and not polled.private)
+                or services.channel_for(game=polled, user=request.user) == channel  # type: ignore[arg-type]
+            )
         ):
             return HttpResponse(status=204)
     return _render_log(request, _game(request, game_id))

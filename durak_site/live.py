@@ -176,6 +176,12 @@ def send_on_commit(
     transaction.on_commit(run)
 
 
+def chat_changed_on_commit(game_id: int, chat: str) -> None:
+    """Tell the readers of one of a game's chats that its log changed (a post, a message hidden):
+    their pages fetch it; the event carries no text."""
+    send_on_commit(chat_channel(game_id, chat), "chat", {"game": game_id, "chat": chat})
+
+
 # --- The fan-out: one Redis subscription per web process ---------------------------------------
 
 

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.tokens import tokens_revoke_all
 from chat.models import ChatMessage
+from durak_site import live
 from games import services as game_services
 from games.exceptions import GameError
 from games.models import Game, Seat
@@ -52,6 +53,7 @@ def message_hide(*, moderator: User, message: ChatMessage, reason: str) -> Audit
     message.hidden_at = timezone.now()
     message.hidden_by = moderator
     message.save(update_fields=["hidden_at", "hidden_by"])
+    live.chat_changed_on_commit(message.game_id, str(message.channel))
     return _audit(
         actor=moderator,
         action=AuditEntry.Action.HIDE_MESSAGE,

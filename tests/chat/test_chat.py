@@ -56,19 +56,43 @@ def test_game_page_has_the_chat_panel_loading_the_log() -> None:
     assert "Players&#x27; chat" in page or "Players' chat" in page
 
 
-def test_poll_answers_204_from_one_query_while_nothing_changed(django_assert_num_queries: Any) -> None:
+def test_poll_answers_204_while_nothing_changed(
+    django_assert_num_queries: Any, django_assert_max_num_queries: Any
+) -> None:
+    """A public game's spectators' chat from one query (no session, no user); the players' chat
+    loads the viewer, to check the channel is theirs."""
     game, users = started_game(deal=LONGER_DEAL)
     alice, bob = (client_for(u) for u in users)
+    carol = client_for(UserFactory())
+    post(carol, game, "watching")
+    page = log(carol, game).content.decode()
+    marker = page.split('data-marker="')[1].split('"')[0]
+    with django_assert_num_queries(1):
+        assert log(carol, game, f"?channel=spectators&marker={marker}").status_code == 204
     post(alice, game, "hello")
     page = log(bob, game).content.decode()
     marker = page.split('data-marker="')[1].split('"')[0]
     query = f"?channel=players&marker={marker}"
-    with django_assert_num_queries(1):
+    with django_assert_max_num_queries(6):
         assert log(bob, game, query).status_code == 204
     post(alice, game, "again")
     changed = log(bob, game, query)
     assert changed.status_code == 200
     assert "again" in changed.content.decode()
+
+
+def test_a_spectator_cannot_time_the_players_chat_by_its_marker() -> None:
+    """The players' marker answers the same to a spectator whether the guess is right or wrong."""
+    game, users = started_game(deal=LONGER_DEAL)
+    alice, bob = (client_for(u) for u in users)
+    post(alice, game, "hello")
+    page = log(bob, game).content.decode()
+    right = page.split('data-marker="')[1].split('"')[0]
+    carol = client_for(UserFactory())
+    answers = [log(carol, game, f"?channel=players&marker={marker}") for marker in (right, right + "x")]
+    assert [answer.status_code for answer in answers] == [200, 200]
+    assert answers[0].content == answers[1].content
+    assert "hello" not in answers[0].content.decode()
 
 
 def test_hiding_a_message_moves_the_marker() -> None:

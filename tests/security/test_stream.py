@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 import pytest
 import redis
+from django.contrib.auth.models import Group, Permission
 from django.test import Client
 from django.urls import reverse
 
@@ -33,6 +34,8 @@ from chat import services as chat_services
 from durak_site import live
 from games import services
 from games.models import Game, Invitation
+from moderation import services as moderation_services
+from moderation.models import MODERATORS_GROUP
 from tests.celery_processes import REDIS_HOST, REDIS_PORT, _redis_db
 from tests.factories import GameFactory, UserFactory, started_game
 from tests.faults.conftest import Site, database_url_of_tests, login_session, site_env
@@ -337,3 +340,31 @@ def test_a_lost_subscription_ends_the_streams_and_new_ones_come_once_it_is_back(
         second.wait_for("game", f'"version":{game.version + 1}}}')
     finally:
         second.close()
+
+
+def test_a_moderator_hiding_a_message_tells_that_chats_readers_without_its_text(
+    transactional_db: Any, settings: Any
+) -> None:
+    settings.LIVE_REDIS_URL = redis_url()
+    settings.LIVE_REDIS_CHANNEL = ""
+    game, users = started_game(deal=DEALS["KS"])
+    message = chat_services.chat_post(user=users[0], game=game, text="rude words")
+    moderator = UserFactory()
+    moderator.groups.add(Group.objects.get_or_create(name=MODERATORS_GROUP)[0])
+    moderator.user_permissions.add(Permission.objects.get(codename="hide_message"))
+    tap = RedisTap()
+    try:
+        time.sleep(0.2)  # the tap's subscription is in place before the hide is published
+        moderation_services.message_hide(
+            moderator=User.objects.get(pk=moderator.pk), message=message, reason="abuse"
+        )
+        deadline = time.monotonic() + DEADLINE
+        while not tap.messages and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        tap.close()
+    events = [json.loads(text) for text in tap.messages]
+    assert {"channel": live.chat_channel(game.pk, "players"), "type": "chat"} in [
+        {"channel": event["channel"], "type": event["type"]} for event in events
+    ]
+    assert not any("rude" in text for text in tap.messages)
