@@ -426,8 +426,6 @@ CONTENT_SECURITY_POLICY = {
         "style-src": ["'self'"],
         "img-src": ["'self'", "data:"],
         "connect-src": ["'self'"],
-        "worker-src": ["'self'"],  # the push service worker, /sw.js
-        "manifest-src": ["'self'"],  # the web app manifest, /manifest.webmanifest
         "frame-ancestors": ["'none'"],
         "form-action": ["'self'"],
         "base-uri": ["'self'"],

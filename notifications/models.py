@@ -136,7 +136,9 @@ class PushSubscription(models.Model):
     user: where to send them (``endpoint``, the push service's URL for this browser) and the keys
     the payload is encrypted with (RFC 8291). Deleted when the push service says it is gone."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
     endpoint = models.URLField(_("endpoint"), max_length=1000, unique=True)
     #: The browser's ECDH P-256 public key, base64url (65 bytes decoded: an uncompressed point).
     p256dh = models.CharField(max_length=100)

@@ -377,7 +377,10 @@ def test_a_real_worker_sends_the_push(celery_env: CeleryEnv, settings: Any) -> N
         alice, bob = UserFactory(), UserFactory()
         subscription = subscribe(alice, service.browser("alice"))
         game = start_game(alice, bob)
-        [pushed] = service.wait_for(1)
+        try:
+            [pushed] = service.wait_for(1, timeout=120)
+        except AssertionError as error:
+            raise AssertionError(f"{error}\nworker log:\n{celery_env.log('worker')[-4000:]}") from None
         assert pushed.payload["url"] == f"/games/{game.pk}/" and not service.errors
         wait_until(
             lambda: PushSubscription.objects.filter(pk=subscription.pk, last_success__isnull=False).exists(),
