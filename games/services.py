@@ -330,6 +330,7 @@ def _sync_seats(game: Game, seats: list[Seat], engine: durak.Game, *, started: b
     Seat.objects.bulk_update(
         seats, ["awaiting_move", "place", "result", "turn_started_at", "deadline", "warn_at"]
     )
+    notifications.bells_changed(seat.user_id for seat in seats if seat.awaiting_move != was_waiting[seat.pk])
     notifications.game_changed(
         game=game,
         seats=seats,

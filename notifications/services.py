@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import Case, Count, F, Q, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -42,6 +42,7 @@ from durak_site import live
 from durak_site.celery import publish_on_commit
 from durak_site.engine_text import preset_name
 from games.models import Game, Seat
+from games.selectors import turns_waiting_counts
 
 from . import messages, push
 from .messages import format_local
@@ -145,6 +146,33 @@ def bell_changed(user_id: int) -> None:
         return {"unread": unread, "waiting": waiting.count()}
 
     live.send_on_commit(live.user_channel(user_id), "bell", counts)
+
+
+def bells_changed(user_ids: Iterable[int]) -> None:
+    """:func:`bell_changed` for several users at once, after the commit: two queries for all of
+    them. For a change that flips whom a game waits for without a bell row (a "done", a
+    throw-in, the game's end), so that every open tab's turn counter follows."""
+    users = sorted(set(user_ids))
+    if not users:
+        return
+
+    def send() -> None:
+        unread = dict(
+            Notification.objects.filter(user_id__in=users, read_at__isnull=True)
+            .order_by()
+            .values("user_id")
+            .annotate(n=Count("pk"))
+            .values_list("user_id", "n")
+        )
+        waiting = turns_waiting_counts(user_ids=users)
+        for user_id in users:
+            live.send(
+                live.user_channel(user_id),
+                "bell",
+                {"unread": unread.get(user_id, 0), "waiting": waiting[user_id]},
+            )
+
+    transaction.on_commit(send)
 
 
 def _result_params(game: Game, seat: Seat, names: dict[int, str]) -> dict[str, Any]:

@@ -7,7 +7,9 @@ engine's ``waiting_for()``); the tests check it against the engine itself.
 """
 
 import html
+import json
 import re
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -18,9 +20,11 @@ from django.utils import translation
 
 import durak
 from accounts.models import User
+from durak_site import live
 from games import selectors, services
 from games.models import Game
 from tests.factories import LONGER_DEAL, GameFactory, UserFactory, play_moves
+from tests.security.test_stream import RedisTap, redis_url
 
 pytestmark = pytest.mark.django_db
 
@@ -362,3 +366,49 @@ def test_the_sound_file_is_a_short_wav() -> None:
     with wave.open(path) as sound:
         seconds = sound.getnframes() / sound.getframerate()
     assert 0.1 < seconds < 1.0 and Path(path).stat().st_size < 50_000
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_player_whose_turn_flips_hears_the_new_count_on_their_channel(settings: Any) -> None:
+    """A move that flips whom the game waits for sends each flipped player's counts, even when
+    no bell row is written: here the defender, whose turn ends when they beat the attack."""
+    settings.LIVE_REDIS_URL = redis_url()
+    settings.LIVE_REDIS_CHANNEL = ""
+    game = GameFactory(num_players=2, deal=LONGER_DEAL)
+    services.game_join(user=UserFactory(), game_id=game.pk)
+    game.refresh_from_db()
+    users = {seat.position: seat.user for seat in game.seats.select_related("user")}
+    engine = durak.Game.from_dict(game.state or {})
+    attacker = engine.waiting_for()[0]
+    game = services.make_move(
+        user=users[attacker],
+        game_id=game.pk,
+        action=engine.legal_actions(attacker)[0],
+        expected_version=game.version,
+    )
+    engine = durak.Game.from_dict(game.state or {})
+    defender = engine.defender
+    assert defender is not None
+    defence = next(action for action in engine.legal_actions(defender) if action["type"] == "defend")
+    tap = RedisTap()
+    try:
+        time.sleep(0.2)  # subscribed before the move publishes
+        services.make_move(
+            user=users[defender], game_id=game.pk, action=defence, expected_version=game.version
+        )
+        after = durak.Game.from_dict(Game.objects.get(pk=game.pk).state or {})
+        flipped = {users[p].pk for p in users if (p in engine.waiting_for()) != (p in after.waiting_for())}
+        assert live.user_channel(users[defender].pk) in {live.user_channel(pk) for pk in flipped}
+        deadline = time.monotonic() + 60
+        heard: dict[str, Any] = {}
+        while time.monotonic() < deadline and not {live.user_channel(pk) for pk in flipped} <= heard.keys():
+            for text in list(tap.messages):
+                event = json.loads(text)
+                if event["type"] == "bell":
+                    heard[event["channel"]] = json.loads(event["data"])
+            time.sleep(0.05)
+    finally:
+        tap.close()
+    for pk in flipped:
+        position = next(p for p, user in users.items() if user.pk == pk)
+        assert heard[live.user_channel(pk)]["waiting"] == int(position in after.waiting_for())
