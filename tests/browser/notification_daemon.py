@@ -7,18 +7,21 @@ the service worker's ``notificationclick`` as a real, trusted click, with the ri
 focus a window. This daemon records what Chromium shows and sends that signal when a test
 clicks, so a test exercises the same path as a person clicking the notification on a desktop.
 
-The bus is a private ``dbus-daemon`` (Debian's package ``dbus-daemon``); the daemon speaks
+The bus is a private ``dbus-daemon`` (Debian's package ``dbus-daemon``) with a configuration of
+its own; the daemon speaks
 D-Bus through jeepney (pure Python, the ``test`` extra).
 """
 
 import itertools
 import shutil
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from jeepney import DBusAddress, HeaderFields, MessageType, new_error, new_method_return, new_signal
@@ -26,6 +29,20 @@ from jeepney.bus_messages import message_bus
 from jeepney.io.blocking import open_dbus_connection
 
 DBUS_DAEMON = "dbus-daemon"
+#: A session bus of its own (no system-wide session.conf needed): one socket, anyone may own names.
+BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path={socket}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+"""
 NAME = "org.freedesktop.Notifications"
 PATH = "/org/freedesktop/Notifications"
 
@@ -111,8 +128,11 @@ def session_bus() -> Iterator[NotificationDaemon]:
             "The push notification browser test needs dbus-daemon (a desktop's notifications reach "
             "Chromium over D-Bus): apt-get install -y dbus-daemon"
         )
+    folder = Path(tempfile.mkdtemp(prefix="durak-dbus-"))
+    config = folder / "bus.conf"
+    config.write_text(BUS_CONFIG.format(socket=folder / "bus"))
     bus = subprocess.Popen(
-        [DBUS_DAEMON, "--session", "--nofork", "--nopidfile", "--print-address=1"],
+        [DBUS_DAEMON, f"--config-file={config}", "--nofork", "--nopidfile", "--print-address=1"],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -127,3 +147,4 @@ def session_bus() -> Iterator[NotificationDaemon]:
     finally:
         bus.terminate()
         bus.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
