@@ -139,6 +139,14 @@ class PassActionSerializer(_Action):
     kind = "pass"
 
 
+class AutoPassActionSerializer(_Action):
+    """Don't wait for me to throw in (``on``: true), or wait again (false): a standing choice,
+    never in ``legal_actions``, accepted at any time while you are in the game."""
+
+    kind = "auto_pass"
+    on = serializers.BooleanField()
+
+
 class SwapTrumpActionSerializer(_Action):
     """Swap the lowest trump from your hand for the face-up trump card."""
 
@@ -174,6 +182,7 @@ PLAYER_ACTIONS: dict[str, type[_Action]] = {
         PassActionSerializer,
         SwapTrumpActionSerializer,
         ReverseActionSerializer,
+        AutoPassActionSerializer,
     )
 }
 LOGGED_ACTIONS: dict[str, type[_Action]] = {
@@ -332,6 +341,13 @@ class EngineViewSerializer(serializers.Serializer[Any]):
     )
     timeouts = serializers.ListField(
         child=serializers.IntegerField(), help_text="Timeouts in a row, by seat."
+    )
+    auto_pass = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Seats that asked not to be waited for to throw in."
+    )
+    format = serializers.IntegerField(
+        help_text="The engine's state format: 2 waits for everyone allowed to throw in; 1, a game "
+        "stored before, only for those holding a card that fits."
     )
 
 

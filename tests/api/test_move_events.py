@@ -112,18 +112,22 @@ def test_the_log_shows_a_bout_end_and_draws_and_a_gentle_timeout_shows_its_autom
     assert services.game_timeout(game_id=game.pk) is True  # player 0 attacks with the lowest non-trump
     game.refresh_from_db()
     services.make_move(user=users[1], game_id=game.pk, action={"type": "take"}, expected_version=game.version)
+    game.refresh_from_db()
+    # the attacker says he is done: the defender picks up
+    services.make_move(user=users[0], game_id=game.pk, action={"type": "pass"}, expected_version=game.version)
     entries = log(token_client(users[0]), game)
-    assert [entry["action"] for entry in entries] == [{"type": "timeout"}, {"type": "take"}]
+    assert [entry["action"] for entry in entries] == [{"type": "timeout"}, {"type": "take"}, {"type": "pass"}]
     assert entries[0]["by_server"] is True and entries[0]["player"] == 0
     assert entries[0]["events"] == [{"type": "automatic", "action": {"type": "attack", "cards": ["6S"]}}]
-    assert entries[1]["events"][0] == {
+    assert entries[1]["events"] == []
+    assert entries[2]["events"][0] == {
         "type": "bout_end",
         "attacker": 0,
         "defender": 1,
         "result": "taken",
         "cards": ["6S"],
     }
-    draws = entries[1]["events"][1:]
+    draws = entries[2]["events"][1:]
     assert draws and all(set(event) <= {"type", "player", "count", "face_up"} for event in draws)
     assert [event["type"] for event in draws] == ["drew"] * len(draws)
 

@@ -192,8 +192,10 @@ def test_a_bot_has_no_clock_and_a_lost_move_is_requeued_by_the_sweep(user: User)
         user=user, game_id=game.pk, action=engine.legal_actions(0)[0], expected_version=game.version
     )
     game.refresh_from_db()
-    bot_seat = game.seats.get(position=1)
-    assert bot_seat.awaiting_move and bot_seat.deadline is None and game.deadline is None
+    bot_seat, human = game.seats.get(position=1), game.seats.get(position=0)
+    assert bot_seat.awaiting_move and bot_seat.deadline is None
+    # The human may still throw in or say done: only the human's clock runs.
+    assert human.awaiting_move and game.deadline == human.deadline
     assert services.sweep_expired() == 0
     assert bots.requeue_stalled() == 0  # not stalled yet
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=5))

@@ -177,10 +177,10 @@ def test_enchanted_ranks_come_from_the_quick_pick_or_the_ticked_ranks() -> None:
 
 
 # Three players, every rank enchanted, diamonds trump, no stock. Anna (0) leads the spade eight
-# named as clubs; Boris (1) beats it with the club king; Anna passes; Boris, who beat off a bout
-# with a king, reverses the direction and leads 7H at Anna, who beats it with 6S (the spade six
-# beats any heart); Anna leads 9C at Clara (play now runs the other way), who beats it with JC.
-# Boris and Anna are out; Clara is the fool.
+# named as clubs; Boris (1) beats it with the club king; Anna and Clara pass (done); Boris, who
+# beat off a bout with a king, reverses the direction and leads 7H at Anna, who beats it with 6S
+# (the spade six beats any heart); Clara passes; Anna leads 9C at Clara (play now runs the other
+# way), who beats it with JC. Boris and Anna are out; Clara is the fool.
 ENCHANTED_DEAL: dict[str, Any] = {
     "hands": [["8S", "6S", "9C"], ["KC", "7H"], ["AH", "10S", "JC"]],
     "stock": [],
@@ -243,6 +243,8 @@ def test_an_enchanted_game_shows_its_cards_and_is_played_to_the_end_without_java
     post_move(boris, game, {"type": "defend", "target": "8S", "card": "KC"}, version_on_page(seen))
     seen = page(anna, game)
     post_move(anna, game, {"type": "pass"}, version_on_page(seen))
+    seen = page(clara, game)  # an enchanted nine could still come from anyone: Clara says done too
+    post_move(clara, game, {"type": "pass"}, version_on_page(seen))
 
     # Boris beat off a bout with a king: he may reverse the direction of play.
     seen = page(boris, game)
@@ -256,6 +258,8 @@ def test_an_enchanted_game_shows_its_cards_and_is_played_to_the_end_without_java
     post_move(boris, game, {"type": "attack", "cards": ["7H"]}, version_on_page(seen))
     seen = page(anna, game)
     post_move(anna, game, {"type": "defend", "target": "7H", "card": "6S"}, version_on_page(seen))
+    seen = page(clara, game)
+    post_move(clara, game, {"type": "pass"}, version_on_page(seen))
     seen = page(anna, game)
     assert "You lead the next attack on clara." in text_of(seen)
     post_move(anna, game, {"type": "attack", "cards": ["9C"]}, version_on_page(seen))

@@ -411,7 +411,10 @@ def test_a_move_after_the_deadline_is_refused_with_a_clear_message_and_the_timeo
 @pytest.mark.django_db
 def test_the_gentle_rule_plays_a_safe_move_and_makes_a_fool_only_at_the_second_timeout() -> None:
     game, _ = started_game(deal=LONGER_DEAL, overrides={"on_timeout": "auto"}, move_time=timedelta(minutes=1))
-    for expected_moves in (1, 2, 3):
+    # Player 0 leads the 6S (a strike); player 1 takes (a strike); player 0, waited for only to
+    # throw in, passes each time his clock runs out then (no strike, and the take lets him add
+    # again); then player 0's next lead is his second timeout in a row: the fool.
+    for expected_moves in (1, 2, 3, 4, 5, 6):
         past = timezone.now() - timedelta(seconds=1)
         Seat.objects.filter(game=game, awaiting_move=True).update(deadline=past)
         Game.objects.filter(pk=game.pk).update(deadline=past)
@@ -422,7 +425,11 @@ def test_the_gentle_rule_plays_a_safe_move_and_makes_a_fool_only_at_the_second_t
             break
     assert game.status == Game.Status.FINISHED
     end = durak.Game.from_dict(game.state).end
-    assert end is not None and end["reason"] == "timeout"
+    assert end == {"reason": "timeout", "player": 0}
+    automatic = [
+        move.events[0]["action"]["type"] for move in Move.objects.filter(game=game).order_by("seq")[:4]
+    ]
+    assert automatic.count("pass") >= 1 and automatic.count("take") == 1 and automatic[0] == "attack"
     assert replay_mismatch(game) is None
 
 

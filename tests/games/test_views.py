@@ -229,7 +229,8 @@ def test_move_with_htmx_returns_the_new_table() -> None:
     assert response.status_code == 200
     page = response.content.decode()
     assert page.lstrip().startswith('<div id="table"')
-    assert f"Waiting for {users[1].username}." in page
+    # the defender must answer; the attacker may still throw in or say done
+    assert f"Your move. ({users[1].username} may act too.)" in page
 
 
 @pytest.mark.parametrize("htmx", [False, True])

@@ -28,13 +28,16 @@ def test_pending_emails_are_sent_once_dropped_when_no_longer_due_and_given_up_af
     written = list(Notification.objects.filter(game=game))
     assert written and all(n.email_pending and n.emailed_at is None for n in written)
     age(written, timedelta(minutes=2))
-    # Player 0 moves before the sweep: their "your move" email is no longer due.
+    # Player 0 moves before the sweep (attacks, and says he has nothing to add): their "your
+    # move" email is no longer due.
     services.make_move(
         user=users[0],
         game_id=game.pk,
         action={"type": "attack", "cards": ["6S"]},
         expected_version=game.version,
     )
+    game.refresh_from_db()
+    services.make_move(user=users[0], game_id=game.pk, action={"type": "pass"}, expected_version=game.version)
     defender_turn = Notification.objects.get(game=game, user=users[1], kind=Kind.YOUR_MOVE)
     assert defender_turn.email_pending  # written just now: inside the grace period, left alone
 
