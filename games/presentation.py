@@ -93,6 +93,8 @@ class ActionButton:
     #: A suit picker: the same play once for each suit an enchanted eight may be named as (the
     #: engine lists them as separate actions); this button's own value is then not posted.
     choices: tuple["ActionButton", ...] = ()
+    #: What the button means, when its label is one word ("Done"): the button's title.
+    hint: str = ""
 
     @property
     def kind(self) -> str:
@@ -143,7 +145,7 @@ def _plain_label(action: dict[str, Any]) -> str:
     if kind == "take":
         return _("Take the cards")
     if kind == "pass":
-        return _("Pass (nothing more from me)")
+        return pgettext("pass", "Done")
     if kind == "swap_trump":
         return _("Swap the trump card")
     if kind == "reverse":
@@ -153,7 +155,9 @@ def _plain_label(action: dict[str, Any]) -> str:
     return str(kind).replace("_", " ").capitalize()
 
 
-def action_button(action: dict[str, Any]) -> ActionButton:
+def action_button(action: dict[str, Any], view: dict[str, Any] | None = None) -> ActionButton:
+    """The button for ``action``; with the ``view``, a pass reads as at the table: «Бито» once
+    every card is beaten, «Пас» while the defender takes or cards are still unbeaten."""
     posted = {key: value for key, value in action.items() if key != "player"}
     if "cards" in action:
         cards = tuple(action["cards"])
@@ -161,12 +165,32 @@ def action_button(action: dict[str, Any]) -> ActionButton:
         cards = (action["card"],)
     else:
         cards = ()
+    label, hint = action_label(action), ""
+    if action["type"] == "pass" and view is not None:
+        label, hint = pass_label(view), _("Nothing more from me until a new card lands on the table.")
     return ActionButton(
         action=action,
-        label=action_label(action),
+        label=label,
         value=json.dumps(posted, sort_keys=True),
         cards=cards,
+        hint=hint,
     )
+
+
+def pass_label(view: dict[str, Any]) -> str:
+    """The "done" button's word for the moment: every card beaten, the defender taking, or cards
+    still to beat (the Russian table says «Бито» only for the first)."""
+    table = view.get("table") or []
+    if view.get("taking"):
+        return pgettext("pass while the defender takes", "Done")
+    if table and all(defence for _attack, defence in table):
+        return pgettext("pass when every card is beaten", "Done")
+    return pgettext("pass while cards are still to beat", "Done")
+
+
+def auto_pass_action(on: bool) -> str:
+    """The JSON a "don't wait for me to throw in" toggle posts (``durak.PREFERENCE_ACTION_TYPES``)."""
+    return json.dumps({"on": on, "type": "auto_pass"}, sort_keys=True)
 
 
 def group_suit_choices(buttons: list[ActionButton]) -> list[ActionButton]:
@@ -269,6 +293,7 @@ class Player:
     waited_for: bool
     team: int | None = None  # 0 or 1 in a team game (view["teams"])
     partner: bool = False  # in my team, not me
+    auto_pass: bool = False  # asked not to be waited for to throw in (public: view["auto_pass"])
 
     @property
     def team_name(self) -> str:
@@ -324,6 +349,25 @@ class Table:
     @property
     def my_turn(self) -> bool:
         return self.me is not None and self.me in (self.view.get("waiting_for") or [])
+
+    @property
+    def auto_pass(self) -> bool:
+        """Whether I asked not to be waited for to throw in."""
+        return self.me is not None and self.me in (self.view.get("auto_pass") or [])
+
+    @property
+    def can_choose_auto_pass(self) -> bool:
+        """The engine takes the choice from a player still in a running game."""
+        return (
+            self.me is not None
+            and not self.view.get("over")
+            and self.me not in (self.view.get("finished") or [])
+        )
+
+    @property
+    def auto_pass_value(self) -> str:
+        """What the toggle posts: the other setting."""
+        return auto_pass_action(not self.auto_pass)
 
     @property
     def my_team(self) -> int | None:
@@ -434,7 +478,7 @@ def _situation_line(view: dict[str, Any], me: int | None, name: Any) -> str:
     target = {"defender": name(defender)}
     if view.get("taking"):
         if waited:
-            return _("%(defender)s takes: throw in more cards or pass.") % target
+            return _("%(defender)s takes: throw in more cards, or say you are done.") % target
         return _("%(defender)s takes the cards.") % target
     if unbeaten:
         return ngettext(
@@ -444,7 +488,7 @@ def _situation_line(view: dict[str, Any], me: int | None, name: Any) -> str:
         ) % {**target, "cards": cards}
     if view.get("table"):
         if waited:
-            return _("%(defender)s beat every card: throw in more or pass (bito).") % target
+            return _("%(defender)s beat every card: throw in more, or say you are done (bito).") % target
         return _("%(defender)s beat every card.") % target
     if waited and attacker == me:
         return _("Your lead: attack %(defender)s with one card or several of a rank.") % target
@@ -490,6 +534,11 @@ def last_move_line(
             "transfer": lambda: _("You transfer with %(card)s.") % {"card": card},
             "take": lambda: _("You take the cards."),
             "pass": lambda: _("You pass."),
+            "auto_pass": lambda: (
+                _("You asked not to be waited for to throw in.")
+                if action.get("on")
+                else _("You asked to be waited for to throw in again.")
+            ),
             "swap_trump": lambda: _("You swap the trump card."),
             "reverse": lambda: _("You reverse the direction of play."),
             "timeout": lambda: _("Your time ran out."),
@@ -508,6 +557,14 @@ def last_move_line(
         "transfer": lambda: _("%(name)s transfers with %(card)s.") % {**who, "card": card},
         "take": lambda: _("%(name)s takes the cards.") % who,
         "pass": lambda: _("%(name)s passes.") % who,
+        "auto_pass": lambda: (
+            (
+                _("%(name)s asked not to be waited for to throw in.")
+                if action.get("on")
+                else _("%(name)s asked to be waited for to throw in again.")
+            )
+            % who
+        ),
         "swap_trump": lambda: _("%(name)s swaps the trump card.") % who,
         "reverse": lambda: _("%(name)s reverses the direction of play.") % who,
         "timeout": lambda: _("%(name)s ran out of time.") % who,
@@ -557,6 +614,7 @@ def build_table(
             waited_for=position in waiting and not over,
             team=team_of.get(position),
             partner=position != me and my_team is not None and team_of.get(position) == my_team,
+            auto_pass=position in (view.get("auto_pass") or []) and not over,
         )
         for position, size in enumerate(view.get("hand_sizes") or [])
     ]
@@ -565,7 +623,7 @@ def build_table(
     opponents = [players[(start + i) % len(players)] for i in range(len(players))]
     opponents = [player for player in opponents if not player.is_me]
 
-    buttons = group_suit_choices([action_button(action) for action in view.get("actions") or []])
+    buttons = group_suit_choices([action_button(action, view) for action in view.get("actions") or []])
     pairs = [Pair(attack=attack, defence=defence) for attack, defence in view.get("table") or []]
     by_target = {pair.attack: pair for pair in pairs}
     play_buttons: list[ActionButton] = []

@@ -12,8 +12,16 @@ _ACTION_BUTTON = re.compile(r'<button name="action" value="([^"]*)"')
 
 
 def action_buttons(page: str) -> list[dict[str, Any]]:
-    """The actions the page offers as buttons, as the JSON they post."""
-    return [json.loads(html.unescape(value)) for value in _ACTION_BUTTON.findall(page)]
+    """The actions the page offers as buttons, as the JSON they post: the moves, not the
+    "don't wait for me to throw in" toggle (``preference_buttons``)."""
+    posted = [json.loads(html.unescape(value)) for value in _ACTION_BUTTON.findall(page)]
+    return [action for action in posted if action.get("type") not in durak.PREFERENCE_ACTION_TYPES]
+
+
+def preference_buttons(page: str) -> list[dict[str, Any]]:
+    """The standing choices the page offers (``durak.PREFERENCE_ACTION_TYPES``), as they post."""
+    posted = [json.loads(html.unescape(value)) for value in _ACTION_BUTTON.findall(page)]
+    return [action for action in posted if action.get("type") in durak.PREFERENCE_ACTION_TYPES]
 
 
 def version_on_page(page: str) -> int:
