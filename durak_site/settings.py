@@ -267,6 +267,12 @@ SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 # NOTIFICATION_EMAIL_SWEEP_SECONDS, once they are NOTIFICATION_EMAIL_GRACE_SECONDS old.
 NOTIFICATION_EMAIL_SWEEP_SECONDS = env.int("NOTIFICATION_EMAIL_SWEEP_SECONDS", default=60)
 NOTIFICATION_EMAIL_GRACE_SECONDS = env.int("NOTIFICATION_EMAIL_GRACE_SECONDS", default=60)
+# Quiet and coalesced notifications (notifications.policy): no email or push for a game the player
+# has open or was active in during the last NOTIFY_QUIET_MINUTES (its page's polls and stream mark
+# the seat seen), and each email or push waits NOTIFY_COALESCE_SECONDS before it is decided, so
+# the "your move"s of several games go out as one message.
+NOTIFY_QUIET_MINUTES = env.float("NOTIFY_QUIET_MINUTES", default=3)
+NOTIFY_COALESCE_SECONDS = env.float("NOTIFY_COALESCE_SECONDS", default=60)
 # Web push (notifications.push): the site's VAPID key pair (RFC 8292; `manage.py make_vapid_keys`
 # makes one) and a contact for the push services. Without both keys push is off. Pushes go only
 # to endpoints at WEB_PUSH_SERVICES (origins; "*." matches any subdomain), the browsers' own push

@@ -11,6 +11,8 @@ os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-" + "x" * 40)
 os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
 os.environ.setdefault("BOT_MOVE_DELAY_SECONDS", "0")
 os.environ.setdefault("BOT_SEARCH_SECONDS", "0.02")
+# Emails and pushes are decided at once (tests/notifications/test_coalesce.py sets a window).
+os.environ.setdefault("NOTIFY_COALESCE_SECONDS", "0")
 # Production confirms email addresses before the first log-in; most tests sign up and play at
 # once. tests/security/test_production_settings.py checks the production default and the flow.
 os.environ.setdefault("ACCOUNT_EMAIL_VERIFICATION", "optional")

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -581,6 +582,50 @@ def seat_seen(*, game: Game, seat: Seat | None) -> None:
         if Seat.objects.filter(pk__in=free).update(last_seen_at=now):
             seat.last_seen_at = now
         notifications.game_seen(game_id=game.pk, user_id=seat.user_id)
+
+
+#: An open game page (its table poll, its live stream) refreshes its seat's ``last_seen_at`` at
+#: most this often: enough to keep the player's notifications quiet (``NOTIFY_QUIET_MINUTES``).
+SEEN_REFRESH = timedelta(seconds=30)
+
+
+def seat_watching(*, game_id: int, user_id: int, changed: bool, seat: Seat | None = None) -> None:
+    """The user has the game's page open: its table poll (or live stream) just asked. Refresh
+    their seat's ``last_seen_at`` if it is older than ``SEEN_REFRESH`` or than their turn (one
+    UPDATE, matching nothing for a spectator; none when ``seat``, theirs as just read, is
+    fresh), and, when the game ``changed`` (the page is shown a new version), read their
+    notifications of the game (one more UPDATE) so that the bell does not count what the page
+    shows. A poll that finds nothing new passes ``changed=False`` (and calls this at most every
+    ``SEEN_REFRESH``, ``games.views``).
+
+    Locks (docs/locking.md): never the game row; the seat, then the notifications, each with
+    ``SKIP LOCKED`` (a row a move holds is marked by a later poll: that move changes the
+    version), so this never waits. Neither UPDATE changes a foreign key: no key check either.
+    """
+    now = timezone.now()
+    if seat is not None and not _seen_stale(seat, now):
+        if not changed:
+            return
+        stale_seat = None
+    else:
+        stale = Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now - SEEN_REFRESH)
+        stale |= Q(turn_started_at__isnull=False, last_seen_at__lt=F("turn_started_at"))
+        stale_seat = Seat.objects.filter(stale, game_id=game_id, user_id=user_id)
+    with transaction.atomic():
+        if stale_seat is not None:
+            free = stale_seat.select_for_update(skip_locked=True).values("pk")
+            Seat.objects.filter(pk__in=free).update(last_seen_at=now)
+        if changed:
+            notifications.game_seen(game_id=game_id, user_id=user_id)
+
+
+def _seen_stale(seat: Seat, now: datetime) -> bool:
+    seen = seat.last_seen_at
+    return (
+        seen is None
+        or seen < now - SEEN_REFRESH
+        or (seat.turn_started_at is not None and seen < seat.turn_started_at)
+    )
 
 
 # Moderation (``moderation.services`` calls these and writes the audit log).

@@ -26,8 +26,10 @@ from .models import Game, Seat, Vacation
 
 logger = logging.getLogger(__name__)
 
-#: Share of the move time after which a "time almost up" warning goes out.
-WARN_AT_SHARE = 0.8
+#: Shares (percent) of a correspondence move time after which a "time almost up" reminder goes
+#: out, each at most once per turn (``notifications.services.send_time_warnings``; a reminder's
+#: ``params["share"]`` records which one it was). ``Seat.warn_at`` is when the next one is due.
+REMINDER_SHARES = (50, 90)
 #: A deadline never lies further than this many paused days ahead (guards the day walk).
 _MAX_DAYS = 3 * 366
 
@@ -114,10 +116,53 @@ def set_deadlines(game: Game, seats: Iterable[Seat], *, now: datetime, restart: 
         seat.deadline = deadline_after(
             start, game.move_time, tz=seat.user.tz, paused=pauses_for(game, seat.user, start)
         )
-        if fresh or seat.warn_at is not None:  # a warning already sent is not sent again
-            seat.warn_at = start + (seat.deadline - start) * WARN_AT_SHARE
+        if game.time_control != "correspondence":
+            seat.warn_at = None  # a live game's page is open: no reminder
+        elif fresh:
+            seat.warn_at = reminder_at(seat, REMINDER_SHARES[0])
+        elif seat.warn_at is not None:  # a reminder of this turn is still to go: its new moment
+            seat.warn_at = next_reminder_at(seat, after=max(reminders_sent(seat), default=0))
         earliest = seat.deadline if earliest is None else min(earliest, seat.deadline)
     game.deadline = earliest
+
+
+def reminder_at(seat: Seat, share: int) -> datetime:
+    """When ``share`` percent of the seat's time for this turn has run (clock pauses included).
+
+    >>> start = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    >>> seat = Seat(turn_started_at=start, deadline=start + timedelta(hours=10))
+    >>> [str(reminder_at(seat, share).time()) for share in REMINDER_SHARES]
+    ['17:00:00', '21:00:00']
+    """
+    assert seat.turn_started_at is not None and seat.deadline is not None
+    return seat.turn_started_at + (seat.deadline - seat.turn_started_at) * share / 100
+
+
+def next_reminder_at(seat: Seat, *, after: int) -> datetime | None:
+    """When the first reminder of a share above ``after`` is due this turn, or None."""
+    later = [share for share in REMINDER_SHARES if share > after]
+    return reminder_at(seat, later[0]) if later else None
+
+
+def reminder_due(seat: Seat, now: datetime) -> tuple[int | None, datetime | None]:
+    """For a seat whose ``warn_at`` has passed: which reminder to send now (a share, or None if
+    every one of this turn went), and when the next is due (the new ``warn_at``). A sweep that
+    comes late sends only the latest share that has passed: no "half your time" at 95%."""
+    pending = [share for share in REMINDER_SHARES if share > max(reminders_sent(seat), default=0)]
+    if not pending or seat.turn_started_at is None or seat.deadline is None:
+        return None, None
+    passed = [share for share in pending if reminder_at(seat, share) <= now]
+    share = max(passed) if passed else pending[0]
+    return share, next_reminder_at(seat, after=share)
+
+
+def reminders_sent(seat: Seat) -> set[int]:
+    """The shares whose reminders this seat's player got in this turn (one plain read)."""
+    if seat.turn_started_at is None or seat.pk is None:
+        return set()
+    from notifications.services import reminders_sent as sent
+
+    return sent(user_id=seat.user_id, game_id=seat.game_id, since=seat.turn_started_at)
 
 
 def due_seat(seats: Iterable[Seat], now: datetime) -> Seat | None:

@@ -4,11 +4,13 @@ Every control is a plain form, so the site works without JavaScript; with it,
 HTMX posts the same forms and swaps only the table partial.
 """
 
+import hashlib
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -116,12 +118,22 @@ def _seat_name(seat: Seat) -> str:
 
 
 def _render_game(
-    request: HtmxHttpRequest, game_id: int, *, error: str = "", status: int = 200, visit: bool = False
+    request: HtmxHttpRequest,
+    game_id: int,
+    *,
+    error: str = "",
+    status: int = 200,
+    visit: bool = False,
+    watching: bool = False,
 ) -> HttpResponse:
     game = _get_game(request, game_id)
     seen = selectors.game_view(game=game, user=request.user)
     if visit and game.status == Game.Status.ACTIVE:
         services.seat_seen(game=game, seat=seen.seat)
+        _seen_just_now(request, game.pk)
+    elif watching and seen.seat is not None:  # the open page is shown a new version
+        services.seat_watching(game_id=game.pk, user_id=seen.seat.user_id, changed=True, seat=seen.seat)
+        _seen_just_now(request, game.pk)
     seats = list(game.seats.all())
     table = None
     if seen.view is not None:
@@ -195,8 +207,34 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     except GameNotFound:
         raise Http404(_("No such game.")) from None
     if asked == str(version):
+        _still_watching(request, game_id)
         return HttpResponse(status=204)
-    return _render_game(request, game_id)
+    return _render_game(request, game_id, watching=True)
+
+
+def _watched_key(request: HttpRequest, game_id: int) -> str | None:
+    """The cache key that says this browser's page of the game marked its seat seen lately
+    (by the session cookie, hashed), or None without a session."""
+    cookie = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    if not cookie:
+        return None
+    return f"game-watched:{game_id}:{hashlib.sha256(cookie.encode()).hexdigest()[:32]}"
+
+
+def _seen_just_now(request: HttpRequest, game_id: int) -> None:
+    if key := _watched_key(request, game_id):
+        cache.set(key, True, timeout=services.SEEN_REFRESH.total_seconds())
+
+
+def _still_watching(request: HttpRequest, game_id: int) -> None:
+    """A poll that found nothing new: the page is still open. Refresh the player's seat as seen
+    (``services.seat_watching``) at most every ``services.SEEN_REFRESH`` per browser, counted
+    in the cache, so the other polls cost no query."""
+    key = _watched_key(request, game_id)
+    if key is None or not cache.add(key, True, timeout=services.SEEN_REFRESH.total_seconds()):
+        return
+    if request.user.is_authenticated:
+        services.seat_watching(game_id=game_id, user_id=request.user.pk, changed=False)
 
 
 @require_POST

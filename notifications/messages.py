@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import formats
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
 from durak_site.engine_text import preset_name
@@ -70,17 +70,32 @@ def notification_text(kind: str, params: dict[str, Any], user: User) -> str:
             "preset": preset_name(params["preset"]) if params.get("preset") else "",
         }
     if kind == Kind.TIME_LOW:
-        return gettext("Time is almost up in game %(game)s: move by %(deadline)s.") % {
-            "game": game,
-            "deadline": _moment(params.get("deadline"), user),
-        }
+        facts = {"game": game, "deadline": _moment(params.get("deadline"), user)}
+        if _first_reminder(params):
+            half = gettext("Half of your time for this move in game %(game)s is gone: move by %(deadline)s.")
+            return half % facts
+        return gettext("Time is almost up in game %(game)s: move by %(deadline)s.") % facts
     if kind == Kind.GAME_FINISHED:
         return _finished(params)
     raise ValueError(f"unknown notification kind {kind!r}")
 
 
-def subject(kind: str, game: object) -> str:
-    """An email's subject line, in the active language."""
+def _first_reminder(params: dict[str, Any]) -> bool:
+    """A "time almost up" reminder sent at half the move time (``params["share"]``), not the last."""
+    return int(params.get("share") or 90) < 90
+
+
+def your_move_in_games(count: int) -> str:
+    """The subject of one email (or the title of one push) for the "your move"s of several games."""
+    return ngettext("It's your move in %(count)d game", "It's your move in %(count)d games", count) % {
+        "count": count
+    }
+
+
+def subject(kind: str, game: object, params: dict[str, Any] | None = None) -> str:
+    """An email's subject line, in the active language (``params``: the notification's facts)."""
+    if kind == Kind.TIME_LOW and _first_reminder(params or {}):
+        return gettext("Half of your move time is gone in game %(game)s") % {"game": game}
     subjects = {
         Kind.YOUR_MOVE: gettext("Your move in game %(game)s"),
         Kind.GAME_STARTED: gettext("Game %(game)s has started"),

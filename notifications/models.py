@@ -41,6 +41,13 @@ class Notification(models.Model):
     #: Given back (unset) if the mail server did not take the message. A claim is never sent
     #: twice: one never recorded as sent is given up after ``services.EMAIL_CLAIM_TIMEOUT``.
     email_claimed_at = models.DateTimeField(null=True, blank=True)
+    #: The push of a "your move" (``policy.push_batch``): unset while pending; 0 when no push
+    #: is due for it (the player watched the game, moved, turned pushes off); else the id of the
+    #: notification whose push carried it, claimed with others of the player's in one UPDATE
+    #: ("It's your move in 3 games"), and ``pushed_with`` is that notification's ``created_at``
+    #: then, which names the claim (a "your move" moved up by a later turn makes a new one).
+    pushed_by = models.BigIntegerField(null=True, blank=True)
+    pushed_with = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [

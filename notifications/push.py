@@ -47,9 +47,9 @@ from pywebpush import WebPushException, webpush
 
 from accounts.models import User
 from durak_site.celery import publish_on_commit
-from games.models import Game, Seat
+from games.models import Seat
 
-from . import messages
+from . import messages, policy
 from .models import Kind, Notification, Preferences, PushSubscription
 
 logger = logging.getLogger(__name__)
@@ -218,9 +218,12 @@ def queue_for_notification(notification: Notification, *, prefs: Preferences | N
     from . import tasks
 
     written_at = notification.created_at.isoformat()
+    delay = policy.send_delay()  # decided when it runs (policy.push_batch): quiet, coalesced
     for subscription_id in subscription_ids:
         publish_on_commit(
-            functools.partial(tasks.send_push.delay, notification.pk, subscription_id, written_at),
+            functools.partial(
+                tasks.send_push.apply_async, (notification.pk, subscription_id, written_at), countdown=delay
+            ),
             f"send_push({notification.pk}, {subscription_id})",
         )
     return len(subscription_ids)
@@ -263,7 +266,9 @@ def push_for(notification: Notification, *, now: datetime | None = None) -> Push
             )
         seats = list(Seat.objects.filter(game=game).select_related("user").order_by("position"))
         names = ", ".join(seat.user.name for seat in seats)
-        title = messages.subject(notification.kind, game.pk) + (f" ({names})" if names else "")
+        title = messages.subject(notification.kind, game.pk, notification.params) + (
+            f" ({names})" if names else ""
+        )
         deadline = next((seat.deadline for seat in seats if seat.user_id == user.pk), None)
     if notification.kind in TURN_KINDS and deadline is not None:
         ttl = min(ttl, max(deadline - now, timedelta(minutes=1)))  # no use after the deadline
@@ -277,18 +282,25 @@ def push_for(notification: Notification, *, now: datetime | None = None) -> Push
     )
 
 
-def _still_due(notification: Notification) -> bool:
-    """Whether the push of ``notification`` should still go (plain reads, no lock): the user
-    still wants this kind pushed, and a turn's push only while they are still waited for."""
-    prefs = Preferences.objects.filter(user_id=notification.user_id).first() or Preferences()
-    if not prefs.wants_push(notification.kind):
-        return False
-    if notification.kind not in TURN_KINDS:
-        return True
-    game = notification.game
-    if game is None or game.status != Game.Status.ACTIVE:
-        return False
-    return Seat.objects.filter(game=game, user_id=notification.user_id, awaiting_move=True).exists()
+def push_for_turns(user: User, turns: list[Notification], *, now: datetime | None = None) -> Push:
+    """One push for the "your move"s of several games (``policy.push_batch``): "It's your move
+    in 3 games", each game's sentence, and the lobby, which lists the games waiting first."""
+    now = now or timezone.now()
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        title = messages.your_move_in_games(len(turns))
+        body = "\n".join(turn.message for turn in turns)
+    deadlines = Seat.objects.filter(
+        user=user, game_id__in=[turn.game_id for turn in turns], deadline__isnull=False
+    )
+    ttl = min([TTL, *(max(seat.deadline - now, timedelta(minutes=1)) for seat in deadlines if seat.deadline)])
+    return Push(
+        title=title,
+        body=body,
+        url=reverse("games:lobby"),
+        tag="your-move",
+        ttl=int(ttl.total_seconds()),
+        urgency="high",
+    )
 
 
 def deliver(*, notification_id: int, subscription_id: int, written_at: str | None = None) -> bool:
@@ -310,14 +322,16 @@ def deliver(*, notification_id: int, subscription_id: int, written_at: str | Non
         return False
     if written_at is not None and notification.created_at.isoformat() != written_at:
         return False
-    if not _still_due(notification):
+    # Quiet while the player watches the game, coalesced with their other "your move"s.
+    batch = policy.push_batch(notification)
+    if batch is None:
         return False
     if not service_allowed(subscription.endpoint):
         logger.warning(
             "push subscription %s: its endpoint is not at an allowed push service", subscription.pk
         )
         return False
-    push = push_for(notification)
+    push = push_for(notification) if len(batch) == 1 else push_for_turns(notification.user, batch)
     try:
         webpush(
             subscription_info={

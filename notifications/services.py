@@ -6,11 +6,17 @@ nobody. Emails go out afterwards: ``transaction.on_commit`` queues
 ``tasks.send_notification_email`` with the row's id, and ``email_notification``
 decides whether it is still worth sending:
 
+- nothing about a game the player has open or was active in during the last
+  ``NOTIFY_QUIET_MINUTES``, and every email waits ``NOTIFY_COALESCE_SECONDS`` before it is
+  decided (``notifications.policy``, the same rules as for pushes);
 - "your move": only while the player is still waited for, and never a second email for a
   game until the player has opened it (``Seat.last_seen_at``) since the last one;
-  with ``daily_digest`` there is no such email at all, only the daily list.
-- "time almost up": written by ``send_time_warnings`` at 80% of the move time, only if the
-  player has not opened the game since their turn began.
+  with ``daily_digest`` there is no such email at all, only the daily list. The "your move"s
+  of a player pending when one's turn comes go as one email ("It's your move in 3 games"),
+  all claimed in one UPDATE;
+- "time almost up": written by ``send_time_warnings`` at 50% and at 90% of a correspondence
+  move time, each once per turn, only if the player has not opened the game since their turn
+  began; by push instead of email when the player chose push and has a browser subscribed.
 
 **No lock is held while the mail server is talked to** (docs/locking.md). An email is
 claimed in a short transaction (``email_claimed_at``), sent with no transaction open, and
@@ -24,6 +30,7 @@ in normal operation; after a crash between the send and its record it goes **at 
 import logging
 import smtplib
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -31,7 +38,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Case, Count, F, Q, Value, When
+from django.db.models import Case, Count, F, Q, QuerySet, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -44,7 +51,7 @@ from durak_site.engine_text import preset_name
 from games.models import Game, Seat
 from games.selectors import turns_waiting_counts
 
-from . import messages, push
+from . import messages, policy, push
 from .messages import format_local
 from .models import Kind, Notification, Preferences
 
@@ -67,10 +74,14 @@ def game_url(game_id: int) -> str:
 
 
 def _queue_email(notification_id: int) -> None:
+    """After the commit, queue the email's task, to run once the coalescing window has passed
+    (``policy.send_delay``): it decides then, so a player who opened the game meanwhile gets
+    nothing, and the other "your move"s written meanwhile go in the same email."""
     from . import tasks
 
+    delay = policy.send_delay()
     publish_on_commit(
-        lambda: tasks.send_notification_email.delay(notification_id),
+        lambda: tasks.send_notification_email.apply_async((notification_id,), countdown=delay),
         f"send_notification_email({notification_id})",
     )
 
@@ -82,10 +93,14 @@ def notify(
     params: dict[str, Any],
     game: Game | None = None,
     prefs: Preferences | None = None,
+    seat: Seat | None = None,
 ) -> Notification | None:
     """Record one notification as the user's preferences want it: under the bell, by email,
     pushed to their devices (``push.queue_for_notification``), any of these or none. One that is
-    not for the bell is stored already read (it keeps the email's and the push's record).
+    not for the bell is stored already read (it keeps the email's and the push's record), and so
+    is one about a game its player is watching (``seat``, theirs in ``game``: ``policy.watching``),
+    so the bell does not count what the open page shows. Whether the email or push still goes is
+    decided when its task runs (``policy.should_send``).
 
     ``params`` are the facts its sentence is made from (``notifications.messages``), so each
     reader gets it in their own language whenever they read it.
@@ -98,6 +113,7 @@ def notify(
         return None
     email_due = email and bool(user.email)
     now = timezone.now()
+    read_at = now if not web or policy.watching(seat, now=now) else None
     notification = None
     if kind == Kind.YOUR_MOVE and web and game is not None:
         # One unread "your move" per game under the bell: a newer one only moves it up.
@@ -117,13 +133,19 @@ def notify(
                 if email_due
                 else F("email_pending")
             )
+            notification.read_at = read_at
+            notification.pushed_by = notification.pushed_with = None  # a new turn: its push pending
             Notification.objects.filter(pk=notification.pk).update(
-                text=notification.text, params=notification.params, created_at=now, email_pending=pending
+                text=notification.text,
+                params=notification.params,
+                created_at=now,
+                email_pending=pending,
+                read_at=read_at,
+                pushed_by=None,
+                pushed_with=None,
             )
     if notification is None:
-        notification = Notification(
-            user=user, kind=kind, game=game, read_at=None if web else now, email_pending=email_due
-        )
+        notification = Notification(user=user, kind=kind, game=game, read_at=read_at, email_pending=email_due)
         notification.set_params(params)
         notification.save()
     if email_due:
@@ -201,7 +223,12 @@ def game_changed(
         if user.is_bot:  # a computer player reads no notifications
             return
         notify(
-            user=user, kind=kind, params=params, game=game, prefs=prefs.get(user.pk) or Preferences(user=user)
+            user=user,
+            kind=kind,
+            params=params,
+            game=game,
+            prefs=prefs.get(user.pk) or Preferences(user=user),
+            seat=seat,
         )
 
     if started:
@@ -251,18 +278,23 @@ def mark_read(*, user: User, notification_id: int | None = None) -> int:
 
 
 def send_time_warnings(*, batch: int = 200) -> int:
-    """Write the "time almost up" notifications that are due: seats whose ``warn_at`` passed,
-    whose player is still waited for and has not opened the game since their turn began.
-    Returns how many warnings were written (their emails are queued after each commit).
+    """Write the "time almost up" reminders that are due: seats whose ``warn_at`` passed, in
+    correspondence games, whose player is still waited for and has not opened the game since
+    their turn began. Two per turn at most, at 50% and at 90% of the move time
+    (``games.timeouts.REMINDER_SHARES``; a sweep that comes late sends only the latest share
+    that has passed). Returns how many reminders were written (their emails and pushes are
+    queued after each commit).
 
     One short transaction per game, taking its locks in the order of docs/locking.md: the game
     row first, with ``skip_locked`` (a game a move holds is left to the next sweep; that move
     gives its waited-for players a fresh clock anyway), then its due seats, then the
     notifications. Never a seat before its game: a notification's foreign key to the game is
     checked at the commit (``FOR KEY SHARE`` on the game row), which would wait for a move
-    holding the game while that move waits for the seat. Each seat's ``warn_at`` is cleared
-    under its lock, so two sweeps at once never warn twice.
+    holding the game while that move waits for the seat. Each seat's ``warn_at`` moves on to
+    the next share (or is cleared) under its lock, so two sweeps at once never send one twice.
     """
+    from games import timeouts
+
     written = 0
     now = timezone.now()
     due_games = Seat.objects.filter(warn_at__lte=now).order_by("warn_at").values_list("game_id", flat=True)
@@ -282,13 +314,15 @@ def send_time_warnings(*, batch: int = 200) -> int:
                 .order_by("pk")
             )
             for seat in seats:
-                seat.warn_at = None
+                share, seat.warn_at = timeouts.reminder_due(seat, now)
                 unseen = seat.last_seen_at is None or (
                     seat.turn_started_at is not None and seat.last_seen_at < seat.turn_started_at
                 )
                 if (
-                    seat.awaiting_move
+                    share is not None
+                    and seat.awaiting_move
                     and game.status == Game.Status.ACTIVE
+                    and game.time_control == "correspondence"
                     and seat.deadline is not None
                     and seat.deadline > now
                     and unseen
@@ -297,11 +331,22 @@ def send_time_warnings(*, batch: int = 200) -> int:
                         user=seat.user,
                         kind=Kind.TIME_LOW,
                         game=game,
-                        params={"game": game.pk, "deadline": _iso(seat.deadline)},
+                        params={"game": game.pk, "deadline": _iso(seat.deadline), "share": share},
+                        seat=seat,
                     )
                     written += 1
             Seat.objects.bulk_update(seats, ["warn_at"])
     return written
+
+
+def reminders_sent(*, user_id: int, game_id: int, since: datetime) -> set[int]:
+    """The shares of the move time (``games.timeouts.REMINDER_SHARES``) whose "time almost up"
+    reminders the user got in the game since ``since`` (their turn's start). One plain read."""
+    rows = Notification.objects.filter(
+        user_id=user_id, game_id=game_id, kind=Kind.TIME_LOW, created_at__gte=since
+    ).values_list("params", flat=True)
+    # A reminder written before there were two (at 80%) counts as the last one.
+    return {int((params or {}).get("share", 90)) for params in rows}
 
 
 def _message_id(name: str) -> str:
@@ -339,16 +384,29 @@ def _deliver(message: EmailMultiAlternatives) -> None:
             logger.info("closing the mail server connection failed after sending: %s", error)
 
 
+@dataclass(frozen=True)
+class _Claim:
+    """What one sender claimed: the notifications one email reports (one, or the "your move"s
+    of several games, each game once) and the claim's moment, which marks them claimed."""
+
+    user: User
+    notifications: list[Notification]
+    claimed_at: datetime
+
+
 def email_notification(*, notification_id: int) -> bool:
-    """Send the email of one notification if it is still due; returns whether this call sent it.
-    Call it with no transaction open (the task does).
+    """Send the email of one notification if it is still due; returns whether this call sent an
+    email. For a "your move" that email reports every game whose "your move" email of the same
+    player is pending then ("It's your move in 3 games"). Call it with no transaction open (the
+    task does).
 
     Three steps, and no lock held while the mail server is talked to:
 
     1. claim, in one short transaction (``_claim_email``): decide whether the email is still
-       due, then one UPDATE either marks it claimed (``email_claimed_at``) or drops it
-       (``email_pending`` off); one claimed by another call (a duplicate task, the catch-up
-       sweep) is left alone;
+       due (``policy.should_send``: not while the player watches the game, ...), then one
+       UPDATE marks what it reports claimed (``email_claimed_at``) and at most one more drops
+       what is no longer due (``email_pending`` off); rows claimed by another call (a duplicate
+       task, the catch-up sweep, the task of another game's "your move") are left alone;
     2. send, with no transaction open;
     3. record, in one UPDATE: ``emailed_at`` set, ``email_pending`` off.
 
@@ -358,40 +416,39 @@ def email_notification(*, notification_id: int) -> bool:
     claim = _claim_email(notification_id)
     if claim is None:
         return False
-    notification, claimed_at = claim
+    claimed = [notification.pk for notification in claim.notifications]
     try:
-        message = _notification_message(notification)
+        message = _claim_message(claim)
         _deliver(message)
     except Exception:
         # Not taken by the mail server (or not even rendered): give the claim back.
-        Notification.objects.filter(pk=notification_id, email_claimed_at=claimed_at, emailed_at=None).update(
-            email_claimed_at=None
-        )
+        Notification.objects.filter(
+            pk__in=claimed, email_claimed_at=claim.claimed_at, emailed_at=None
+        ).update(email_claimed_at=None)
         raise
     try:
-        Notification.objects.filter(pk=notification_id).update(emailed_at=timezone.now(), email_pending=False)
+        Notification.objects.filter(pk__in=claimed).update(emailed_at=timezone.now(), email_pending=False)
     except DatabaseError:
         logger.error(
-            "notification %s: its email went, recording that failed: it stays claimed, never resent",
-            notification_id,
+            "notification(s) %s: the email went, recording that failed: they stay claimed, never resent",
+            claimed,
         )
         raise
     return True
 
 
-def _claim_email(notification_id: int) -> tuple[Notification, datetime] | None:
+def _claim_email(notification_id: int) -> _Claim | None:
     """Claim the email of one notification if it is pending, unclaimed and still due, or drop
-    it if it is no longer due; returns the notification and the claim's time, or None.
+    it if it is no longer due; for a "your move", claim with it every other pending "your move"
+    email of the player that is due (``_claim_your_moves``). Returns the claim, or None.
 
-    Locks (docs/locking.md): never a game or a seat; the notification row only by the one
-    UPDATE that claims or drops it, at the end. One UPDATE of the row per transaction matters:
-    a second one would make PostgreSQL check the row's foreign key to the game at the commit
-    (``FOR KEY SHARE`` on the game row), waiting for a move holding the game while that move
-    may wait for this row (it moves an unread "your move" up). The UPDATE matches only the row
-    as it was read (``created_at``, which ``notify`` moves on), so a turn written meanwhile is
-    neither dropped nor claimed with the old facts: its own task decides it. Claims of "your
-    move" emails of one player in one game take turns (an advisory lock no other path takes),
-    so two of them never both pass the once-per-visit check.
+    Locks (docs/locking.md): never a game or a seat; notification rows only by the UPDATEs that
+    claim or drop them, at the end, each row by one of them. One UPDATE of a row per
+    transaction matters: a second one would make PostgreSQL check the row's foreign key to the
+    game at the commit (``FOR KEY SHARE`` on the game row), waiting for a move holding the game
+    while that move may wait for this row (it moves an unread "your move" up). An UPDATE matches
+    only a row as it was read (``created_at``, which ``notify`` moves on), so a turn written
+    meanwhile is neither dropped nor claimed with the old facts: its own task decides it.
     """
     with transaction.atomic():
         notification = Notification.objects.select_related("user", "game").filter(pk=notification_id).first()
@@ -403,7 +460,7 @@ def _claim_email(notification_id: int) -> tuple[Notification, datetime] | None:
         ):
             return None
         if notification.kind == Kind.YOUR_MOVE and notification.game_id is not None:
-            _your_move_claims_take_turns(user_id=notification.user_id, game_id=notification.game_id)
+            return _claim_your_moves(notification)
         unclaimed = Notification.objects.filter(
             pk=notification_id,
             email_pending=True,
@@ -418,50 +475,129 @@ def _claim_email(notification_id: int) -> tuple[Notification, datetime] | None:
         if not unclaimed.update(email_claimed_at=claimed_at):
             return None  # claimed by another call, or moved up by a move, since it was read
         notification.email_claimed_at = claimed_at
-        return notification, claimed_at
+        return _Claim(user=notification.user, notifications=[notification], claimed_at=claimed_at)
 
 
-def _your_move_claims_take_turns(*, user_id: int, game_id: int) -> None:
+def _claim_your_moves(notification: Notification) -> _Claim | None:
+    """Inside ``_claim_email``'s transaction: claim, in one UPDATE, every pending "your move"
+    email of the notification's player that is due (``policy.should_send``, and never a second
+    one for a game since the player last opened it), the newest row of each game; drop, in one
+    more, those no longer due and the older rows of a game already in the email.
+
+    Claims of one player's "your move" emails take turns (an advisory lock no other path
+    takes), so two of them never both pass the once-per-visit check nor report the same game.
+    Rows are taken with ``SKIP LOCKED``: a row a move holds (moving it up) is left to the task
+    that move queues, one that "mark all read" holds to the catch-up sweep; two statements
+    that lock several of a player's rows each never wait for each other in a cycle.
+    """
+    user = notification.user
+    _your_move_claims_take_turns(user_id=user.pk)
+    now = timezone.now()
+    pending = list(
+        Notification.objects.select_related("game")
+        .filter(
+            user=user,
+            kind=Kind.YOUR_MOVE,
+            game__isnull=False,
+            email_pending=True,
+            email_claimed_at=None,
+            emailed_at=None,
+        )
+        .order_by("-created_at", "-pk")
+    )
+    if notification.pk not in {row.pk for row in pending}:
+        return None  # claimed or dropped by another call since it was read
+    seats = {
+        seat.game_id: seat
+        for seat in Seat.objects.filter(user=user, game_id__in={n.game_id for n in pending})
+    }
+    emailed = _games_emailed_since_seen(user=user, seats=seats, besides=[row.pk for row in pending])
+    due, dropped = policy.split_due(
+        user=user,
+        rows=pending,
+        channel=policy.EMAIL,
+        prefs=preferences_for(user),
+        now=now,
+        besides=emailed,
+        seats=seats,
+    )
+    if dropped:
+        _free_as_read(dropped).update(email_pending=False)
+    if not due:
+        return None
+    _free_as_read(due).update(email_claimed_at=now)
+    claimed = set(
+        Notification.objects.filter(user=user, email_claimed_at=now, emailed_at=None).values_list(
+            "pk", flat=True
+        )
+    )
+    rows = [row for row in due if row.pk in claimed]
+    for row in rows:
+        row.email_claimed_at = now
+    return _Claim(user=user, notifications=rows, claimed_at=now) if rows else None
+
+
+def _free_as_read(rows: list[Notification]) -> QuerySet[Notification]:
+    """The rows still pending and unclaimed as they were read (same ``created_at``) that no other
+    transaction holds, for one UPDATE (``FOR UPDATE SKIP LOCKED`` in a subquery)."""
+    as_read = Q(pk__in=[])
+    for row in rows:
+        as_read |= Q(pk=row.pk, created_at=row.created_at)
+    free = (
+        Notification.objects.filter(as_read, email_pending=True, email_claimed_at=None, emailed_at=None)
+        .select_for_update(skip_locked=True)
+        .values("pk")
+    )
+    return Notification.objects.filter(pk__in=free)
+
+
+def _games_emailed_since_seen(*, user: User, seats: dict[int, Seat], besides: list[int]) -> set[int]:
+    """The games (of ``seats``) whose "your move" was emailed to the user, or is being emailed
+    (claimed), since they last opened it: rows other than ``besides``. Plain reads."""
+    if not seats:
+        return set()
+    earlier = (
+        Notification.objects.filter(user=user, kind=Kind.YOUR_MOVE, game_id__in=seats)
+        .filter(Q(emailed_at__isnull=False) | Q(email_claimed_at__isnull=False))
+        .exclude(pk__in=besides)
+    )
+    seen = [seat.last_seen_at for seat in seats.values()]
+    if all(moment is not None for moment in seen):
+        since = min(moment for moment in seen if moment is not None)
+        earlier = earlier.filter(Q(emailed_at__gt=since) | Q(email_claimed_at__gt=since))
+    emailed = set()
+    for game_id, emailed_at, claimed_at in earlier.values_list("game_id", "emailed_at", "email_claimed_at"):
+        last_seen = seats[game_id].last_seen_at
+        moments = [moment for moment in (emailed_at, claimed_at) if moment is not None]
+        if last_seen is None or max(moments) > last_seen:
+            emailed.add(game_id)
+    return emailed
+
+
+def _your_move_claims_take_turns(*, user_id: int) -> None:
     """Until the end of the transaction, no other claim of a "your move" email of this player
-    in this game (PostgreSQL's transaction-level advisory lock; SQLite runs one writer anyway)."""
+    (PostgreSQL's transaction-level advisory lock; SQLite runs one writer anyway)."""
     if connection.vendor != "postgresql":
         return
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_advisory_xact_lock(hashtext(%s))",
-            [f"notifications.your_move_email:{user_id}:{game_id}"],
+            [f"notifications.your_move_email:{user_id}"],
         )
 
 
 def _still_due(notification: Notification) -> bool:
-    """Whether the email of ``notification`` should still go (plain reads, no lock)."""
-    user, game = notification.user, notification.game
-    if not user.email:
-        return False
-    prefs = preferences_for(user)
-    if not prefs.wants_email(notification.kind):
-        return False
-    if notification.kind not in (Kind.YOUR_MOVE, Kind.TIME_LOW):
-        return True
-    seat = Seat.objects.filter(game=game, user=user).first() if game is not None else None
-    if game is None or seat is None or not seat.awaiting_move or game.status != Game.Status.ACTIVE:
-        return False
-    if notification.kind == Kind.TIME_LOW:
-        return True
-    if prefs.daily_digest:
-        return False
-    # Never a second "your move" for the game since the player last opened it; an email being
-    # sent right now (claimed) counts.
-    earlier = Notification.objects.filter(user=user, game=game, kind=Kind.YOUR_MOVE).exclude(
-        pk=notification.pk
+    """Whether the email of ``notification`` (not a "your move") should still go: plain
+    reads, no lock."""
+    return policy.should_send(
+        user=notification.user, game=notification.game, channel=policy.EMAIL, kind=notification.kind
     )
-    if seat.last_seen_at is None:
-        earlier = earlier.filter(Q(emailed_at__isnull=False) | Q(email_claimed_at__isnull=False))
-    else:
-        earlier = earlier.filter(
-            Q(emailed_at__gt=seat.last_seen_at) | Q(email_claimed_at__gt=seat.last_seen_at)
-        )
-    return not earlier.exists()
+
+
+def _claim_message(claim: _Claim) -> EmailMultiAlternatives:
+    if len(claim.notifications) == 1:
+        return _notification_message(claim.notifications[0])
+    return _your_moves_message(claim.user, claim.notifications)
 
 
 def _notification_message(notification: Notification) -> EmailMultiAlternatives:
@@ -469,7 +605,7 @@ def _notification_message(notification: Notification) -> EmailMultiAlternatives:
     with translation.override(user.language or settings.LANGUAGE_CODE):
         return _message(
             user=user,
-            subject=messages.subject(notification.kind, game.pk if game else ""),
+            subject=messages.subject(notification.kind, game.pk if game else "", notification.params),
             template="notification",
             context={
                 "message": notification.message,
@@ -481,11 +617,44 @@ def _notification_message(notification: Notification) -> EmailMultiAlternatives:
         )
 
 
+def _your_moves_message(user: User, rows: list[Notification]) -> EmailMultiAlternatives:
+    """One email for the "your move"s of several games: the digest's list of games, with its
+    own subject. Its Message-ID names every notification it reports."""
+
+    def until(row: Notification) -> datetime | None:
+        deadline = (row.params or {}).get("deadline")
+        return datetime.fromisoformat(deadline) if deadline else None
+
+    far = timezone.now() + timedelta(days=3660)
+    rows = sorted(rows, key=lambda row: (until(row) or far, row.game_id or 0))
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        games = []
+        for row in rows:
+            assert row.game is not None
+            deadline = until(row)
+            games.append(
+                {
+                    "id": row.game_id,
+                    "preset": preset_name(row.game.preset),
+                    "link": game_url(row.game.pk),
+                    "until": format_local(deadline, user) if deadline else None,
+                }
+            )
+        return _message(
+            user=user,
+            subject=messages.your_move_in_games(len(games)),
+            template="digest",
+            context={"games": games, "settings_link": settings.SITE_URL + reverse("notifications:settings")},
+            message_id=_message_id("notifications-" + "-".join(str(pk) for pk in sorted(r.pk for r in rows))),
+        )
+
+
 def send_pending_emails(*, batch: int = 500) -> int:
     """Catch up on emails whose task never ran: the broker was down when the change committed,
     or its message was lost. Sends (or drops, if no longer due) each notification still
-    ``email_pending`` and unclaimed ``NOTIFICATION_EMAIL_GRACE_SECONDS`` after it was written,
-    oldest first; gives up on those older than a day. An email being sent (claimed) is left
+    ``email_pending`` and unclaimed ``NOTIFICATION_EMAIL_GRACE_SECONDS`` after its task was due
+    (the coalescing window after it was written), oldest first; gives up on those older than a
+    day. An email being sent (claimed) is left
     alone; one claimed more than ``EMAIL_CLAIM_TIMEOUT`` ago and never recorded is not sent
     again (at most once) and is logged. Run by beat; returns how many were sent."""
     now = timezone.now()
@@ -508,7 +677,9 @@ def send_pending_emails(*, batch: int = 500) -> int:
         Notification.objects.filter(
             email_pending=True,
             email_claimed_at=None,
-            created_at__lte=now - timedelta(seconds=settings.NOTIFICATION_EMAIL_GRACE_SECONDS),
+            # The email's own task waits the coalescing window first: it gets its turn.
+            created_at__lte=now
+            - timedelta(seconds=settings.NOTIFICATION_EMAIL_GRACE_SECONDS + policy.send_delay()),
         )
         .order_by("created_at")
         .values_list("pk", flat=True)[:batch]

@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -89,6 +90,7 @@ def clone(game: Game, count: int, me: User, opponents: list[User]) -> None:
 
 def query_counts(client: Client, me: User, active: Game) -> dict[str, int]:
     client.force_login(me)
+    cache.clear()  # every run's poll marks the seat seen (at most every 30 s per browser)
     pages = {
         "lobby": ("/", 200, {}),
         "my games (API)": ("/api/games/?mine=true", 200, {}),

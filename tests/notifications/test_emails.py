@@ -70,7 +70,10 @@ def test_starting_a_game_emails_both_players_and_the_one_to_move(smtp: Mailbox) 
     assert Notification.objects.get(user=users[0], kind=Kind.YOUR_MOVE).emailed_at is not None
 
 
-def test_no_second_your_move_email_for_a_game_until_the_player_has_visited_it(smtp: Mailbox) -> None:
+def test_no_second_your_move_email_for_a_game_until_the_player_has_visited_it(
+    smtp: Mailbox, settings: Any
+) -> None:
+    settings.NOTIFY_QUIET_MINUTES = 0  # a visit keeps no e-mail quiet after it (test_coalesce.py)
     game, users = started_game(deal=LONGER_DEAL)
     first = users[0]
     assert len(smtp.to(first.email, "Your move")) == 1
@@ -126,7 +129,14 @@ def test_the_finished_game_email_tells_each_player_their_result(smtp: Mailbox) -
 def test_time_almost_up_only_if_the_game_was_not_opened_since_the_turn_began(smtp: Mailbox) -> None:
     game, users = started_game(deal=LONGER_DEAL, move_time=timedelta(hours=2))
     seat = Seat.objects.get(game=game, position=0)
-    assert seat.warn_at == seat.turn_started_at + timedelta(hours=2) * 0.8
+    assert seat.warn_at == seat.turn_started_at + timedelta(hours=1)  # half the move time
+    Seat.objects.filter(pk=seat.pk).update(warn_at=timezone.now() - timedelta(seconds=1))
+    assert notification_services.send_time_warnings() == 1
+    [warning] = smtp.to(users[0].email, "Half of your move time is gone")
+    assert_links_to(warning, game)
+    assert notification_services.send_time_warnings() == 0  # moved on to 90%: never twice
+    seat.refresh_from_db()
+    assert seat.warn_at == seat.turn_started_at + timedelta(hours=2) * 0.9
     Seat.objects.filter(pk=seat.pk).update(warn_at=timezone.now() - timedelta(seconds=1))
     assert notification_services.send_time_warnings() == 1
     [warning] = smtp.to(users[0].email, "Time is almost up")
