@@ -29,11 +29,11 @@ RULES = durak.Rules.preset("classic")
 HANDS = [["6S", "6C", "10D", "KS", "7H", "AD"], ["8S", "JC", "9D", "QD", "8H", "7C"]]
 STOCK = ["JS", "9H"]
 
-#: The moves the tutorial suggests, in order: a whole game won by the player.
-MAIN_LINE = ["a-6S", "t-6C", "pass", "d-9D-10D", "a-JS", "d-JC-7H", "a-KS", "a-AD", "a-9H"]
+#: The moves the tutorial suggests, in order: a whole game won by the player. A bout waits for the
+#: attacker's "done" (pass) while a card of a rank on the table might still be out of sight.
+MAIN_LINE = ["a-6S", "t-6C", "pass", "d-9D-10D", "a-JS", "pass", "d-JC-7H", "a-KS", "a-AD", "a-9H"]
 #: The opponent's answers along the main line.
-#: The opponent's answers along the main line (where it has nothing to add, the engine passes for it).
-OPPONENT_SCRIPT = ["d-6S-8S", "d-6C-7C", "a-9D", "d-JS-8H", "a-JC", "take", "take", "take"]
+OPPONENT_SCRIPT = ["d-6S-8S", "d-6C-7C", "a-9D", "pass", "d-JS-8H", "a-JC", "take", "take", "take"]
 
 #: The longest list of moves a URL may carry (a two-player game of 12 cards needs far fewer).
 MAX_MOVES = 60

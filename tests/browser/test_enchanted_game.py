@@ -32,9 +32,9 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 360, "height": 780}
 
 # Diamonds trump, no stock, every rank enchanted (the same deal as the page test's ENCHANTED_DEAL).
-# Alice leads 8S named as clubs; Bob beats it with KC; Alice passes; Bob reverses the direction and
-# leads 7H at Alice, who beats it with 6S; Alice leads 9C at Carol, who beats it with JC: Bob and
-# Alice are out, Carol is the fool. Eight moves.
+# Alice leads 8S named as clubs; Bob beats it with KC; Alice and Carol are done; Bob reverses the
+# direction and leads 7H at Alice, who beats it with 6S; Carol is done; Alice leads 9C at Carol,
+# who beats it with JC: Bob and Alice are out, Carol is the fool. Ten moves.
 DEAL: dict[str, Any] = {
     "hands": [["8S", "6S", "9C"], ["KC", "7H"], ["AH", "10S", "JC"]],
     "stock": [],
@@ -153,9 +153,12 @@ def test_three_players_play_an_enchanted_game_to_the_end(
         for player in players:
             expect(player.table.locator('.pair .attack[data-card="8S"] .card-note')).to_have_text("as ♣")
 
-        # Bob beats the "club" eight with the club king; Alice passes; the bout is beaten off.
+        # Bob beats the "club" eight with the club king; Alice and Carol say they are done (an
+        # enchanted nine could come from anyone); the bout is beaten off.
         move(bob, lambda: bob.play("KC", "Beat 8♠ with K♣"))
+        expect(alice.table.locator(".other-actions button.pass")).to_have_text("Done")
         move(alice, lambda: alice.page.click("#table .other-actions button.pass"))
+        move(carol, lambda: carol.page.click("#table .other-actions button.pass"))
 
         # Bob beat off a bout with a king: he reverses the direction of play.
         bob.screenshot("3-may-reverse")
@@ -174,6 +177,7 @@ def test_three_players_play_an_enchanted_game_to_the_end(
         move(bob, lambda: bob.play("7H", "Attack with 7♥"))
         alice.screenshot("5-six-beats-hearts")
         move(alice, lambda: alice.play("6S", "Beat 7♥ with 6♠"))
+        move(carol, lambda: carol.page.click("#table .other-actions button.pass"))
         expect(alice.table.locator(".situation")).to_contain_text("You lead the next attack on carol.")
         move(alice, lambda: alice.play("9C", "Attack with 9♣"))
         move(carol, lambda: carol.play("JC", "Beat 9♣ with J♣"))
@@ -190,7 +194,7 @@ def test_three_players_play_an_enchanted_game_to_the_end(
 
         game.refresh_from_db()
         assert game.status == Game.Status.FINISHED
-        assert game.moves.count() == 8
+        assert game.moves.count() == 10
         assert {s.user.username: s.result for s in game.seats.select_related("user")} == {
             "alice": Seat.Result.OUT,
             "bob": Seat.Result.OUT,
