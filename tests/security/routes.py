@@ -124,6 +124,12 @@ ROUTES: dict[str, Route] = {
     "games:detail": Route(
         "GET", running, private=private, why="anyone may watch a public game; the view is a spectator's"
     ),
+    "games:turns": Route(
+        "GET",
+        lambda w: [({}, ""), ({}, f"current={w.running.pk}")],
+        anonymous=LOGIN,
+        why="the caller's own count of games waiting for their move, and their next game",
+    ),
     "games:poll": Route(
         "GET",
         lambda w: [({"game_id": w.running.pk}, "version=-1")],
