@@ -49,7 +49,7 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Any, Final, TypeAlias
 
-from durak.cards import ALL_CARDS, DECK_SIZES, RANK_VALUE, SUITS, deck, sort_hand
+from durak.cards import ALL_CARDS, RANK_VALUE, SUITS, deck, sort_hand
 from durak.enchanted import enchanted_beats
 from durak.messages import DurakError, gettext_noop
 from durak.rules import Rules, RulesError
@@ -511,12 +511,13 @@ class Game:
     def _unseen_card_fits(self) -> bool:
         """Whether some card that could be thrown in now is one nobody has seen: not on the table,
         in the discard or face up under the stock. Public facts only."""
-        seen = {card for pair in self.table for card in pair if card is not None}
-        seen.update(self.discard)
-        if self.stock:
-            seen.add(self.stock[-1])
         ranks = self._throw_ranks()
-        return any(card[:-1] in ranks and card not in seen for card in _DECKS[self.rules.deck_size])
+        # Every deck holds all four suits of its ranks: count the cards of these ranks in sight.
+        in_sight = sum(1 for card in self.discard if card[:-1] in ranks)
+        in_sight += sum(1 for pair in self.table for card in pair if card is not None and card[:-1] in ranks)
+        if self.stock and self.stock[-1][:-1] in ranks:
+            in_sight += 1
+        return in_sight < len(SUITS) * len(ranks)
 
     def _may_add(self, player: int) -> bool:
         """Whether the bout waits for ``player`` to throw in or say "done" (unless they have
@@ -1242,9 +1243,6 @@ class Game:
     def __repr__(self) -> str:
         state = "over" if self.over else f"attacker={self.attacker} defender={self.defender}"
         return f"<durak.Game players={self.players} stock={len(self.stock)} {state}>"
-
-
-_DECKS: Final = {size: tuple(deck(size)) for size in DECK_SIZES}
 
 
 def _with_suit(action: Action, as_suit: str | None) -> Action:
