@@ -225,8 +225,10 @@ def test_make_move_applies_records_and_bumps_version(
             action={"type": "attack", "cards": ["6S"]},
             expected_version=version,
         )
-    # The change hook, and the "your move" email of the player now waited for: after the commit.
-    assert len(callbacks) == 2
+    # After the commit: the version (cache and live stream), the change hook, the "your move"
+    # e-mail and the bell event of the player now waited for, and the turn counts of the players
+    # whose turn flipped.
+    assert len(callbacks) == 5
     assert game.version == version + 1
     move = Move.objects.get(game=game)
     assert (move.seq, move.position) == (1, 0)

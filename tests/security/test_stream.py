@@ -323,7 +323,8 @@ def test_a_lost_subscription_ends_the_streams_and_new_ones_come_once_it_is_back(
     finally:
         first.close()
     deadline = time.monotonic() + DEADLINE
-    while not fanout_clients(admin):
+    # Subscribed, not only connected: a client is listed before its SUBSCRIBE is through.
+    while not any(int(entry.get("sub", 0)) >= 1 for entry in fanout_clients(admin)):
         assert time.monotonic() < deadline, "the site did not subscribe again"
         time.sleep(0.1)
     second = SseReader(site, session, [f"game-{game.pk}"])
