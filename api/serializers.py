@@ -516,7 +516,9 @@ class GameCreateSerializer(serializers.Serializer[Any]):
     players = serializers.IntegerField(
         # No table seats more players than the largest deck has cards; the rules' own limit is
         # the engine's (invalid_rules).
-        min_value=2, max_value=OPTION_INT_MAX, help_text="Seats at the table, the creator's included."
+        min_value=2,
+        max_value=OPTION_INT_MAX,
+        help_text="Seats at the table, the creator's included.",
     )
     time_control = TimeControlSerializer(
         required=False, allow_null=True, default=None, help_text="null or left out: no time limit."

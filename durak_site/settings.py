@@ -175,7 +175,9 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 # In production nobody logs in before confirming their address (an address is how a
 # forgotten password comes back); DEBUG lets a developer skip the email.
-ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="optional" if DEBUG else "mandatory")
+ACCOUNT_EMAIL_VERIFICATION = env.str(
+    "ACCOUNT_EMAIL_VERIFICATION", default="optional" if DEBUG else "mandatory"
+)
 ACCOUNT_UNIQUE_EMAIL = True
 # Tells a suspended user why and until when, once their password is right.
 ACCOUNT_FORMS = {"login": "moderation.forms.LoginForm"}

@@ -220,7 +220,10 @@ def game_start(*, user: User, game_id: int) -> Game:
     except ValueError as error:
         raise WrongStatus(
             _("Cannot start with %(count)d players: %(reason)s")
-            % {"count": len(seats), "reason": engine_message(error) if isinstance(error, durak.DurakError) else error}
+            % {
+                "count": len(seats),
+                "reason": engine_message(error) if isinstance(error, durak.DurakError) else error,
+            }
         ) from None
     game.version += 1
     _start(game, seats)
@@ -673,7 +676,12 @@ def game_abort(*, game_id: int) -> Game:
     if game.is_over:
         raise WrongStatus(_("This game is over already."))
     game.seats.update(
-        awaiting_move=False, result=Seat.Result.NONE, place=None, deadline=None, warn_at=None, turn_started_at=None
+        awaiting_move=False,
+        result=Seat.Result.NONE,
+        place=None,
+        deadline=None,
+        warn_at=None,
+        turn_started_at=None,
     )
     game.status = Game.Status.ABORTED
     game.finished_at = timezone.now()

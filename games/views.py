@@ -344,7 +344,9 @@ def vacation_take(request: HtmxHttpRequest) -> HttpResponse:
         messages.success(
             request,
             ngettext(
-                "Vacation booked: %(days)d day from %(start)s.", "Vacation booked: %(days)d days from %(start)s.", days
+                "Vacation booked: %(days)d day from %(start)s.",
+                "Vacation booked: %(days)d days from %(start)s.",
+                days,
             )
             % {"days": days, "start": starts_on},
         )

@@ -387,7 +387,6 @@ def test_game_page_and_poll_queries_do_not_grow_with_moves(
         assert response.status_code == 204
 
 
-
 def test_create_form_handles_rank_lists_and_skips_unknown_kinds(monkeypatch: pytest.MonkeyPatch) -> None:
     from games.forms import GameCreateForm
 
