@@ -232,7 +232,9 @@ def game_start(*, user: User, game_id: int) -> Game:
     return game
 
 
-def _engine_from_deal(rules: durak.Rules, deal: Mapping[str, Any]) -> durak.Game:
+def _engine_from_deal(
+    rules: durak.Rules, deal: Mapping[str, Any], state_format: int = durak.STATE_FORMAT
+) -> durak.Game:
     return durak.Game.from_deal(
         rules,
         deal["hands"],
@@ -240,15 +242,20 @@ def _engine_from_deal(rules: durak.Rules, deal: Mapping[str, Any]) -> durak.Game
         dealer=deal.get("dealer", 0),
         first_attacker=deal.get("first_attacker"),
         trump=deal.get("trump"),
+        state_format=state_format,
     )
 
 
 def initial_engine(game: Game) -> durak.Game:
-    """The engine at move 0 of ``game``: its stacked deal, or a shuffle from its seed."""
+    """The engine at move 0 of ``game``: its stacked deal, or a shuffle from its seed, under the
+    state format the game was stored with (a game from before the throw-in change keeps its rule)."""
     rules = durak.Rules.from_dict(game.rules)
+    fmt = durak.Game.format_of(game.state) if game.state is not None else durak.STATE_FORMAT
     if game.deal is not None:
-        return _engine_from_deal(rules, game.deal)
-    return durak.Game.new(rules, game.num_players, game.seed, dealer=game.dealer, first_game=game.first_game)
+        return _engine_from_deal(rules, game.deal, fmt)
+    return durak.Game.new(
+        rules, game.num_players, game.seed, dealer=game.dealer, first_game=game.first_game, state_format=fmt
+    )
 
 
 def _start(game: Game, seats: list[Seat]) -> None:
