@@ -111,7 +111,8 @@ def pubsub_channel() -> str:
 
 
 class _Publisher:
-    """The process's Redis client for publishing, with a pause after a failure."""
+    """The process's Redis client for publishing, with a pause after a failure. The pause
+    belongs to the Redis that failed: another ``LIVE_REDIS_URL`` starts with none."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -120,25 +121,31 @@ class _Publisher:
         self._paused_until = 0.0
 
     def publish(self, message: str) -> None:
-        if time.monotonic() < self._paused_until:
+        client = self._get()
+        if client is None:
             return
         try:
-            self._get().publish(pubsub_channel(), message)
+            client.publish(pubsub_channel(), message)
         except (redis.RedisError, OSError) as error:
-            self._paused_until = time.monotonic() + PUBLISH_PAUSE_SECONDS
+            with self._lock:
+                self._paused_until = time.monotonic() + PUBLISH_PAUSE_SECONDS
             logger.warning(
                 "live stream unavailable, events dropped for %ss (pages poll): %s",
                 PUBLISH_PAUSE_SECONDS,
                 error,
             )
 
-    def _get(self) -> redis.Redis:
+    def _get(self) -> redis.Redis | None:
+        """The client for ``LIVE_REDIS_URL``, or None while a failure of that Redis pauses."""
         with self._lock:
             if self._client is None or self._url != settings.LIVE_REDIS_URL:
                 self._url = settings.LIVE_REDIS_URL
+                self._paused_until = 0.0
                 self._client = redis.Redis.from_url(
                     self._url, socket_connect_timeout=0.5, socket_timeout=0.5, health_check_interval=30
                 )
+            if time.monotonic() < self._paused_until:
+                return None
             return self._client
 
 

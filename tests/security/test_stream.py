@@ -307,6 +307,61 @@ def fanout_clients(client: redis.Redis) -> list[dict[str, Any]]:
     ]
 
 
+def test_a_lost_subscription_ends_the_streams_and_new_ones_come_once_it_is_back(site: Site) -> None:
+    game, users = started_game(deal=DEALS["KS"])
+    session = login_session(users[1])
+    first = SseReader(site, session, [f"game-{game.pk}"])
+    try:
+        first.wait_for("stream-open")
+        admin = redis.Redis.from_url(redis_url())
+        subscribers = fanout_clients(admin)
+        assert len(subscribers) == 1, subscribers
+        admin.client_kill_filter(_id=subscribers[0]["id"])
+        first.wait_for("stream-error", "unavailable")  # its page polls from here
+        first.thread.join(timeout=DEADLINE)
+        assert not first.thread.is_alive(), "the stream did not end"
+    finally:
+        first.close()
+    deadline = time.monotonic() + DEADLINE
+    # Subscribed, not only connected: a client is listed before its SUBSCRIBE is through.
+    while not any(int(entry.get("sub", 0)) >= 1 for entry in fanout_clients(admin)):
+        assert time.monotonic() < deadline, "the site did not subscribe again"
+        time.sleep(0.1)
+    second = SseReader(site, session, [f"game-{game.pk}"])
+    try:
+        second.wait_for("stream-open")
+        engine = durak.Game.from_dict(game.state or {})
+        player = engine.waiting_for()[0]
+        services.make_move(
+            user=users[player],
+            game_id=game.pk,
+            action=engine.legal_actions(player)[0],
+            expected_version=game.version,
+        )
+        second.wait_for("game", f'"version":{game.version + 1}}}')
+    finally:
+        second.close()
+
+
+def test_a_dead_live_redis_does_not_silence_another_one(settings: Any) -> None:
+    """The pause after a failed publish belongs to the Redis that failed (an earlier test's dead
+    URL once silenced the next test's events for five seconds)."""
+    settings.LIVE_REDIS_URL = "redis://127.0.0.1:1/0"
+    settings.LIVE_REDIS_CHANNEL = ""
+    live.send(live.game_channel(1), "game", {"game": 1, "version": 1})
+    settings.LIVE_REDIS_URL = redis_url()
+    tap = RedisTap()
+    try:
+        time.sleep(0.2)  # the tap's subscription is in place before the event is published
+        live.send(live.game_channel(1), "game", {"game": 1, "version": 2})
+        deadline = time.monotonic() + DEADLINE
+        while not tap.messages and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        tap.close()
+    assert [json.loads(text)["channel"] for text in tap.messages] == [live.game_channel(1)]
+
+
 def test_a_moderator_hiding_a_message_tells_that_chats_readers_without_its_text(
     transactional_db: Any, settings: Any
 ) -> None:
