@@ -154,7 +154,9 @@ def replay_frame(*, game: Game, moves: list[Move], step: int) -> Frame:
         ],
         table=[list(pair) for pair in engine.table],
         trump=engine.trump,
-        trump_card=engine.trump_card,
+        # The card face up under the stock now (a trump swap changes it; ``engine.trump_card`` is
+        # the one turned up at the deal), as ``Game.view`` shows it.
+        trump_card=engine.stock[-1] if engine.stock else None,
         stock_size=len(engine.stock),
         discard_size=len(engine.discard),
         finished=[names.get(p, "") for p in engine.finished],
