@@ -14,6 +14,7 @@ from games.forms import OPTION_INT_MAX
 from games.models import CORRESPONDENCE_FROM, Game, Move, Seat
 from games.selectors import GameView
 from games.services import MAX_MOVE_TIME, MIN_MOVE_TIME
+from series.selectors import rematch_state
 
 from .schema import BOUT_RESULTS, SEAT_RESULTS
 
@@ -455,6 +456,56 @@ class ResultSerializer(serializers.Serializer[Any]):
     losing_team = serializers.IntegerField(allow_null=True, help_text="In team games: the team that lost.")
 
 
+class RematchAnswerSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(source="user.username")
+    accepted = serializers.BooleanField()
+
+
+class RematchSerializer(serializers.Serializer[Any]):
+    """A finished game's offer of a rematch (``series.selectors.RematchState``)."""
+
+    status = serializers.ChoiceField(
+        choices=["none", "open", "accepted", "declined", "expired"],
+        help_text="none: nothing offered; open: waiting for answers; accepted: the next game started.",
+    )
+    offered_by = serializers.CharField(source="offer.offered_by.username", allow_null=True, default=None)
+    games_agreed = serializers.SerializerMethodField()
+    series_game = serializers.IntegerField(
+        source="next_number",
+        allow_null=True,
+        help_text="The next game's number when the game's series goes on.",
+    )
+    expires_at = serializers.DateTimeField(source="offer.expires_at", allow_null=True, default=None)
+    declined_by = serializers.SerializerMethodField()
+    answers = RematchAnswerSerializer(many=True, help_text="Every player, in seat order.")
+    next_game = serializers.IntegerField(
+        source="next_game_id", allow_null=True, help_text="Its id once started."
+    )
+    can_offer = serializers.BooleanField()
+    can_answer = serializers.BooleanField(help_text="You may accept or decline (you have not accepted yet).")
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True, help_text="The series length proposed."))
+    def get_games_agreed(self, state: Any) -> int | None:
+        if state.offer is None:
+            return None
+        return int(state.series_games or state.offer.games_agreed)
+
+    @extend_schema_field(serializers.CharField(allow_null=True, help_text="Who declined or withdrew it."))
+    def get_declined_by(self, state: Any) -> str | None:
+        if state.status != "declined" or state.offer.decided_by is None:
+            return None
+        return str(state.offer.decided_by.username)
+
+
+class RematchOfferSerializer(serializers.Serializer[Any]):
+    games_agreed = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=500,
+        help_text="The new series' length, the finished game its first (unused when its series goes on).",
+    )
+
+
 class GameDetailSerializer(serializers.Serializer[Any]):
     """A game as one user sees it. Built from ``games.selectors.GameView``."""
 
@@ -480,10 +531,18 @@ class GameDetailSerializer(serializers.Serializer[Any]):
         "null without a time control or when nobody is on the clock.",
     )
     result = serializers.SerializerMethodField()
+    rematch = serializers.SerializerMethodField()
 
     @extend_schema_field(TimeControlSerializer(allow_null=True, help_text="null: no time limit."))
     def get_time_control(self, seen: GameView) -> dict[str, Any] | None:
         return time_control_of(seen.game)
+
+    @extend_schema_field(RematchSerializer(allow_null=True, help_text="null until the game is finished."))
+    def get_rematch(self, seen: GameView) -> dict[str, Any] | None:
+        if seen.game.status != Game.Status.FINISHED:
+            return None
+        viewer = seen.seat.user if seen.seat is not None else None  # a spectator may only read it
+        return dict(RematchSerializer(rematch_state(game=seen.game, viewer=viewer)).data)
 
     @extend_schema_field(EngineViewSerializer(allow_null=True, help_text="null until the cards are dealt."))
     def get_view(self, seen: GameView) -> dict[str, Any] | None:

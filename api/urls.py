@@ -1,6 +1,8 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from matchmaking import api as matchmaking_api
+
 from . import tokens, views, waits
 
 app_name = "api"
@@ -17,8 +19,12 @@ urlpatterns = [
     path("games/<int:game_id>/leave/", views.GameLeaveView.as_view(), name="leave"),
     path("games/<int:game_id>/start/", views.GameStartView.as_view(), name="start"),
     path("games/<int:game_id>/actions/", views.GameActionView.as_view(), name="actions"),
+    path("games/<int:game_id>/rematch/", views.RematchOfferView.as_view(), name="rematch_offer"),
+    path("games/<int:game_id>/rematch/accept/", views.RematchAcceptView.as_view(), name="rematch_accept"),
+    path("games/<int:game_id>/rematch/decline/", views.RematchDeclineView.as_view(), name="rematch_decline"),
     path("games/<int:game_id>/moves/", views.GameMovesView.as_view(), name="moves"),
     path("games/<int:game_id>/wait/", waits.game_wait, name="wait"),  # asynchronous: holds no worker
+    path("queue/", matchmaking_api.QueueView.as_view(), name="queue"),  # play now
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its script from a URL of its own, not inline: the CSP allows only files.
     path(

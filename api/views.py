@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from accounts.models import User
 from games import selectors, services
 from games.models import Game, Move
+from series import services as series_services
 
 from .serializers import (
     ActionPostSerializer,
@@ -29,6 +30,7 @@ from .serializers import (
     GameDetailSerializer,
     GameSummarySerializer,
     MoveSerializer,
+    RematchOfferSerializer,
     UserSerializer,
 )
 
@@ -171,6 +173,64 @@ class GameStartView(_SeatActionView):
     """Deal now, before every seat is taken (the creator, with at least two players)."""
 
     service = services.game_start
+
+
+class _RematchView(APIView):
+    service: Any = None
+
+    def post(self, request: Request, game_id: int) -> Response:
+        viewer_game(request, game_id)  # a game the caller may not see: 404 before anything is tried
+        type(self).service(user=caller(request), game_id=game_id)
+        return Response(game_detail_data(request, game_id))
+
+
+_rematch_schema = extend_schema(
+    request=None,
+    responses={
+        200: GameDetailSerializer,
+        403: OpenApiResponse(ErrorSerializer, description="You were no player of this game."),
+        409: OpenApiResponse(ErrorSerializer, description="Not finished, or no open offer to answer."),
+        **errors(404),
+    },
+    tags=["rematch"],
+)
+
+
+class RematchOfferView(APIView):
+    @extend_schema(
+        request=RematchOfferSerializer,
+        responses={
+            200: GameDetailSerializer,
+            403: OpenApiResponse(ErrorSerializer, description="You were no player of this game."),
+            409: OpenApiResponse(ErrorSerializer, description="Not finished, an offer open, or a next game."),
+            **errors(404),
+        },
+        tags=["rematch"],
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        """Offer the players of a finished game the next one (you accept it by offering). It starts
+        when all have accepted; the game's ``rematch`` shows the answers and then ``next_game``."""
+        body = RematchOfferSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        viewer_game(request, game_id)
+        series_services.rematch_offer(
+            user=caller(request), game_id=game_id, games_agreed=body.validated_data.get("games_agreed")
+        )
+        return Response(game_detail_data(request, game_id))
+
+
+@_rematch_schema
+class RematchAcceptView(_RematchView):
+    """Accept the open offer of a rematch; the last player to accept starts the next game."""
+
+    service = series_services.rematch_accept
+
+
+@_rematch_schema
+class RematchDeclineView(_RematchView):
+    """Decline the open offer of a rematch (or withdraw your own): it ends for everyone."""
+
+    service = series_services.rematch_decline
 
 
 class GameActionView(APIView):

@@ -92,6 +92,11 @@ def chat_channel(game_id: int, chat: str) -> str:
     return f"game-{game_id}-chat-{chat}"
 
 
+def rematch_channel(game_id: int) -> str:
+    """News of a finished game's offer of a rematch (``series``): ``{"game": id}``."""
+    return f"game-{game_id}-rematch"
+
+
 def user_channel(user_id: int) -> str:
     """One user's bell: ``{"unread": n, "waiting": m}``."""
     return f"user-{user_id}"

@@ -5,6 +5,7 @@
 - ``game-<id>-chat-players`` / ``game-<id>-chat-spectators``: only the chat the viewer reads
   (``chat.services.channel_for``): a spectator never learns when the players chat, nor a player
   when the spectators do. Both of a game the viewer may see, else neither.
+- ``game-<id>-rematch`` (a finished game's offer of a rematch changed): as ``game-<id>``.
 - ``user-<id>``: that user alone.
 - ``lobby`` (a public open game changed): everyone.
 
@@ -30,7 +31,9 @@ from durak_site import live
 from . import selectors
 from .models import Game
 
-_GAME = re.compile(r"game-(?P<game>[1-9][0-9]{0,17})(?:-chat-(?P<chat>players|spectators))?")
+_GAME = re.compile(
+    r"game-(?P<game>[1-9][0-9]{0,17})(?:-chat-(?P<chat>players|spectators)|(?P<rematch>-rematch))?"
+)
 _USER = re.compile(r"user-(?P<user>[1-9][0-9]{0,17})")
 
 

@@ -63,6 +63,8 @@ def notification_text(kind: str, params: dict[str, Any], user: User) -> str:
                 "deadline": _moment(params["deadline"], user)
             }
         return text
+    if kind == Kind.INVITED and "rematch" in params:
+        return _rematch(params)
     if kind == Kind.INVITED:
         return gettext("%(name)s invites you to game %(game)s (%(preset)s).") % {
             "name": params.get("by", ""),
@@ -78,6 +80,17 @@ def notification_text(kind: str, params: dict[str, Any], user: User) -> str:
     if kind == Kind.GAME_FINISHED:
         return _finished(params)
     raise ValueError(f"unknown notification kind {kind!r}")
+
+
+def _rematch(params: dict[str, Any]) -> str:
+    """An offer of a rematch after a finished game (an invitation to the next one)."""
+    facts = {"name": params.get("by", ""), "game": params.get("game", ""), "count": params.get("rematch") or 0}
+    text = gettext("%(name)s offers a rematch after game %(game)s.") % facts
+    if facts["count"]:
+        text += " " + ngettext(
+            "Proposed: a series of %(count)d game.", "Proposed: a series of %(count)d games.", facts["count"]
+        ) % facts
+    return text
 
 
 def _first_reminder(params: dict[str, Any]) -> bool:
@@ -96,6 +109,11 @@ def subject(kind: str, game: object, params: dict[str, Any] | None = None) -> st
     """An email's subject line, in the active language (``params``: the notification's facts)."""
     if kind == Kind.TIME_LOW and _first_reminder(params or {}):
         return gettext("Half of your move time is gone in game %(game)s") % {"game": game}
+    if kind == Kind.INVITED and "rematch" in (params or {}):
+        return gettext("%(name)s offers a rematch after game %(game)s") % {
+            "name": (params or {}).get("by", ""),
+            "game": game,
+        }
     subjects = {
         Kind.YOUR_MOVE: gettext("Your move in game %(game)s"),
         Kind.GAME_STARTED: gettext("Game %(game)s has started"),

@@ -256,6 +256,14 @@ def invited(*, game: Game, user: User, invited_by: User) -> None:
     )
 
 
+def rematch_offered(*, game: Game, user: User, params: dict[str, Any]) -> None:
+    """"alice offers a rematch" after the finished ``game`` (``series.services.rematch_offer``).
+    An invitation to the next game: it follows the user's choices for invitations. ``params``:
+    ``game``, ``by``, ``preset`` and ``rematch`` (the series length proposed; 0 when the game's
+    series goes on)."""
+    notify(user=user, kind=Kind.INVITED, game=game, params=params)
+
+
 def game_seen(*, game_id: int, user_id: int) -> None:
     """Read the user's notifications of the game, skipping rows another transaction holds (a move
     writing them): waiting for them joined lock cycles with moves; those are read next visit.

@@ -1,10 +1,12 @@
-"""The series page: every game's fool and the running count, in a fixed number of queries."""
+"""The series page (every game's fool and the running count, in a fixed number of queries) and a
+finished game's offer of a rematch."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Prefetch
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -12,7 +14,7 @@ from games.exceptions import GameNotFound
 from games.models import Game, Seat
 from games.selectors import visible_games
 
-from .models import Series, SeriesGame
+from .models import RematchOffer, Series, SeriesGame
 
 
 @dataclass
@@ -94,3 +96,106 @@ def series_table(*, series_id: int, viewer: User | Any, shared_game_ids: Iterabl
         fewest = min(table.totals)
         table.winners = [user for user, fools in zip(players, table.totals, strict=True) if fools == fewest]
     return table
+
+
+# --- A rematch by consent ---------------------------------------------------------------------
+
+
+@dataclass
+class RematchAnswer:
+    user: User
+    accepted: bool
+
+
+@dataclass
+class RematchState:
+    """A finished game's offer of a rematch as its players' pages and the API show it: the
+    latest offer (open, accepted, declined or expired), each player's answer, and what the
+    viewer may do. Names and answers only: nothing of any game's cards."""
+
+    game: Game
+    offer: RematchOffer | None
+    answers: list[RematchAnswer]
+    expired: bool
+    #: The series the next game belongs to when it goes on (its length agreed already).
+    series_games: int | None
+    next_number: int | None
+    #: A next game started without an offer (a series' page before offers existed, tests).
+    next_game_id: int | None
+    viewer_id: int | None
+
+    @property
+    def status(self) -> str:
+        """``none``, ``open``, ``accepted``, ``declined`` or ``expired``."""
+        if self.offer is None:
+            return "accepted" if self.next_game_id else "none"
+        if self.expired:
+            return RematchOffer.Status.EXPIRED
+        return str(self.offer.status)
+
+    @property
+    def seated(self) -> bool:
+        return any(answer.user.pk == self.viewer_id for answer in self.answers)
+
+    @property
+    def can_offer(self) -> bool:
+        return self.seated and self.status in ("none", "declined", "expired")
+
+    @property
+    def viewer_accepted(self) -> bool:
+        return any(answer.user.pk == self.viewer_id and answer.accepted for answer in self.answers)
+
+    @property
+    def can_answer(self) -> bool:
+        return self.seated and self.status == "open" and not self.viewer_accepted
+
+    @property
+    def can_withdraw(self) -> bool:
+        return self.seated and self.status == "open" and self.viewer_accepted
+
+    @property
+    def waiting_for(self) -> list[User]:
+        return [answer.user for answer in self.answers if not answer.accepted]
+
+    @property
+    def token(self) -> str:
+        """Changes whenever what the page shows changes: the poll answers 204 while it is the same."""
+        accepted = sum(answer.accepted for answer in self.answers)
+        offer = self.offer.pk if self.offer else 0
+        return f"{offer}-{self.status}-{accepted}-{self.next_game_id or 0}"
+
+
+def rematch_state(*, game: Game, viewer: User | Any) -> RematchState:
+    """The rematch of the finished ``game`` as ``viewer`` sees it. Four queries: the latest
+    offer with its acceptances, the seats with their users, the series entry, its next game."""
+    offer = (
+        RematchOffer.objects.filter(game=game)
+        .select_related("offered_by", "decided_by")
+        .prefetch_related("acceptances")
+        .first()
+    )
+    seats = list(game.seats.select_related("user").order_by("position"))
+    accepted = {row.user_id for row in offer.acceptances.all()} if offer else set()
+    answers = [RematchAnswer(user=seat.user, accepted=seat.user_id in accepted) for seat in seats]
+    entry = SeriesGame.objects.select_related("series").filter(game=game).first()
+    series_games = next_number = next_game_id = None
+    if entry is not None:
+        if entry.number < entry.series.games_agreed:
+            series_games, next_number = entry.series.games_agreed, entry.number + 1
+        following = SeriesGame.objects.filter(series_id=entry.series_id, number=entry.number + 1).first()
+        next_game_id = following.game_id if following else None
+    if offer is not None and offer.next_game_id:
+        next_game_id = offer.next_game_id
+    expired = bool(
+        offer is not None and offer.status == RematchOffer.Status.OPEN and offer.expires_at <= timezone.now()
+    ) or bool(offer is not None and offer.status == RematchOffer.Status.EXPIRED)
+    return RematchState(
+        game=game,
+        offer=offer,
+        answers=answers,
+        expired=expired,
+        series_games=series_games,
+        next_number=next_number,
+        next_game_id=next_game_id,
+        viewer_id=getattr(viewer, "pk", None) if getattr(viewer, "is_authenticated", False) else None,
+    )

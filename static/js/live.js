@@ -133,6 +133,12 @@
         check();
       }),
     );
+    stream.addEventListener("rematch", (event) =>
+      heard(event, (data) => {
+        news.add("game-" + data.game + "-rematch");
+        check();
+      }),
+    );
     stream.addEventListener("lobby", (event) =>
       heard(event, () => {
         news.add("lobby");

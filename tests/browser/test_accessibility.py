@@ -23,7 +23,7 @@ from accounts.models import User
 from games import services
 from games.models import Game
 from series.models import SeriesGame
-from series.services import play_again
+from series.services import start_next_game
 from tests.factories import GameFactory, UserFactory, play_moves
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -75,7 +75,7 @@ def site() -> Site:
     services.game_join(user=bob, game_id=finished.pk)
     finished = play_moves(finished, [alice, bob], 400)
     assert finished.status == Game.Status.FINISHED
-    series_game = play_moves(play_again(user=alice, game_id=finished.pk, games_agreed=3), [alice, bob], 400)
+    series_game = play_moves(start_next_game(user=alice, game_id=finished.pk, games_agreed=3), [alice, bob], 400)
     open_game = GameFactory(creator=bob, num_players=3)
     return Site(
         alice=alice,

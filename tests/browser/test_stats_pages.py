@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, expect
 
 from games import services
 from series.models import SeriesGame
-from series.services import play_again
+from series.services import start_next_game
 from tests.factories import GameFactory, started_game
 from tests.stats.helpers import DRAW_DEAL, DRAW_MOVES, SIX_DEAL, SIX_MOVES, play_script, time_out
 
@@ -37,7 +37,7 @@ def test_profile_leaderboard_series_and_replay_pages(
     pair[1].save(update_fields=["display_name"])
     game = time_out(game)
     for _ in range(2):
-        game = time_out(play_again(user=masha, game_id=game.pk, games_agreed=3))
+        game = time_out(start_next_game(user=masha, game_id=game.pk, games_agreed=3))
     series_id = SeriesGame.objects.get(game=game).series_id
 
     page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()

@@ -392,7 +392,7 @@ def test_a_private_games_chat_message_cannot_be_reported_or_quoted_by_others(wor
 
 
 def test_the_series_of_a_private_game_is_private_too(world: World) -> None:
-    following = series_services.play_again(
+    following = series_services.start_next_game(
         user=world.users["olga"], game_id=world.games["finished"].pk, games_agreed=3
     )
     series_id = following.series_entry.series_id
@@ -476,7 +476,7 @@ def test_a_series_lists_only_the_games_the_viewer_may_open(world: World) -> None
     """Lena holds the link of the series's first game, not of the next one: she sees the first
     (its page, and it in the series) but the series names the next to its players only."""
     finished = world.games["finished"]
-    following = series_services.play_again(user=world.users["olga"], game_id=finished.pk, games_agreed=3)
+    following = series_services.start_next_game(user=world.users["olga"], game_id=finished.pk, games_agreed=3)
     series_url = reverse("series:detail", args=[following.series_entry.series_id])
     assert world.clients["lena"].get(reverse("games:detail", args=[following.pk])).status_code == 404
     for who in ("lena", "anonymous link holder"):

@@ -82,7 +82,7 @@ def build_world() -> World:
     finished, by_position = _two_player_game(olga, boris, deal=DRAW_DEAL)
     finished = play_script(finished, by_position, DRAW_MOVES)
     assert finished.status == Game.Status.FINISHED
-    next_game = series_services.play_again(user=olga, game_id=finished.pk, games_agreed=3)
+    next_game = series_services.start_next_game(user=olga, game_id=finished.pk, games_agreed=3)
     if next_game.status == Game.Status.OPEN:
         services.game_join(user=boris, game_id=next_game.pk, token=next_game.invite_token)
     next_game.refresh_from_db()

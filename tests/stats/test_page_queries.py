@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.models import Game
 from series.models import SeriesGame
-from series.services import play_again
+from series.services import start_next_game
 from tests.factories import UserFactory, started_game
 
 from .helpers import time_out
@@ -24,7 +24,7 @@ MAX_QUERIES = 13
 
 def grow_series(last: Game, user: Any, games: int) -> Game:
     for _ in range(games):
-        last = time_out(play_again(user=user, game_id=last.pk, games_agreed=400))
+        last = time_out(start_next_game(user=user, game_id=last.pk, games_agreed=400))
     return last
 
 

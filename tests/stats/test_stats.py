@@ -11,7 +11,7 @@ from django.core.management.base import CommandError
 
 from games import services
 from games.models import Game, Seat
-from series.services import play_again
+from series.services import start_next_game
 from stats import selectors
 from stats import services as stats_services
 from stats.models import CountedGame, PairStats, PlayerStats, Rating, RatingChange
@@ -190,7 +190,7 @@ def test_a_two_player_series_where_the_first_attacker_always_runs_out_of_time() 
     game = time_out(game)
     games = [game]
     for _ in range(2):
-        following = play_again(user=users[0], game_id=games[-1].pk, games_agreed=3)
+        following = start_next_game(user=users[0], game_id=games[-1].pk, games_agreed=3)
         previous_fool = games[-1].seats.get(result=Seat.Result.FOOL).position
         assert following.dealer == previous_fool and not following.first_game
         assert following.state["attacker"] == 1 - previous_fool
@@ -263,7 +263,7 @@ def test_rebuilding_from_the_games_gives_the_same_numbers() -> None:
     game, pair = started_game(move_time=timedelta(minutes=5), overrides={"transfer": True})
     game = time_out(game)
     for _ in range(2):
-        game = time_out(play_again(user=pair[1], game_id=game.pk, games_agreed=3))
+        game = time_out(start_next_game(user=pair[1], game_id=game.pk, games_agreed=3))
     live = stats_services.snapshot_rows()
     assert len(live["history"]) == 2 + 6 + 3 * 2
     call_command("rebuild_stats", "--check")
