@@ -9,14 +9,23 @@ from datetime import date, timedelta
 from typing import Any
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils.functional import lazy
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 import durak
 from accounts.models import BOT_LEVELS
 from durak.enchanted import ENCHANTED_STAGES
-from durak_site.engine_text import choice_label, option_help, option_name, preset_name, preset_summary
+from durak_site.engine_text import (
+    choice_label,
+    engine_message,
+    option_help,
+    option_name,
+    preset_name,
+    preset_summary,
+)
 
 from .presentation import stage_label
 
@@ -42,6 +51,36 @@ lazy_stage_label = lazy(stage_label, str)
 #: The largest number any rule option takes (a hand, a limit of cards, a number of players):
 #: no count in a game exceeds the largest deck. Which values fit together is the engine's call.
 OPTION_INT_MAX = 52
+#: The largest whole number the form's plain number fields take.
+FORM_INT_MAX = 9999
+
+
+#: The engine's refusals of an option value (``durak.Rules``' templates), as sentences that name
+#: the option by its label: (the option, the sentence with ``%(label)s`` and the engine's params).
+ENGINE_OPTION_ERRORS: dict[str, tuple[str, Any]] = {
+    "hand_size must be between 1 and {most}": (
+        "hand_size",
+        gettext_lazy("%(label)s must be between 1 and %(most)s with this deck."),
+    ),
+    "max_attack must be at least 1": (
+        "max_attack",
+        gettext_lazy("%(label)s must be at least 1, or “none” for no limit."),
+    ),
+    "opening_limit must be at least 1": (
+        "opening_limit",
+        gettext_lazy("%(label)s must be at least 1, or “none” for no limit."),
+    ),
+    "the days before a game may be claimed must be from 1 to {most}": (
+        "claim_after_days",
+        gettext_lazy("%(label)s must be from 1 to %(most)s."),
+    ),
+    "enchanted cards are played with the 36-card deck": (
+        "enchanted",
+        gettext_lazy("%(label)s are played with the 36-card deck only."),
+    ),
+}
+#: Any other value the engine refuses for an option it names.
+OTHER_VALUE_ERROR = gettext_lazy("%(label)s cannot take this value.")
 
 
 def _option_field(option: dict[str, Any]) -> forms.Field | None:
@@ -67,8 +106,10 @@ def _option_field(option: dict[str, Any]) -> forms.Field | None:
             + [(str(choice), choice_label(option["name"], choice)) for choice in option["choices"] or []],
         )
     if kind == "int":
+        # Not OPTION_INT_MAX: an option may count days (``claim_after_days``). This bound only keeps
+        # absurd numbers out; the engine says which values fit (``clean``).
         return forms.IntegerField(
-            label=label, help_text=help_text, required=False, min_value=0, max_value=OPTION_INT_MAX
+            label=label, help_text=help_text, required=False, min_value=0, max_value=FORM_INT_MAX
         )
     if kind == "optional_int":
         return forms.CharField(
@@ -118,7 +159,8 @@ class GameCreateForm(forms.Form):
         ),
     )
     enchanted_stage = forms.ChoiceField(
-        label=gettext_lazy("Enchanted cards"),
+        # Not "Enchanted cards": that is the ranks' own label, just below.
+        label=gettext_lazy("Quick pick by Black Book stage"),
         required=False,
         choices=[("", gettext_lazy("none (or as ticked below)"))]
         + [(stage, lazy_stage_label(stage)) for stage in ENCHANTED_STAGES],
@@ -131,9 +173,8 @@ class GameCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         preset_field = self.fields["preset"]
         assert isinstance(preset_field, forms.ChoiceField)
-        preset_field.choices = [
-            (name, f"{preset_name(name)}: {preset_summary(name)}") for name in durak.PRESETS
-        ]
+        # The name alone: the engine's summary (which names the rules again) is shown beside it.
+        preset_field.choices = [(name, preset_name(name)) for name in durak.PRESETS]
         self.options = []
         for option in durak.Rules.describe_options():
             field = _option_field(option)
@@ -155,8 +196,73 @@ class GameCreateForm(forms.Form):
             self[f"opt_{option['name']}"] for option in self.options if option["name"] in FEATURED_OPTIONS
         ]
 
+    def preset_summaries(self) -> dict[str, str]:
+        """Each preset's one-line summary (the engine's), for the words beside the choice."""
+        return {name: preset_summary(name) for name in durak.PRESETS}
+
+    def chosen_preset_summary(self) -> str:
+        chosen = self["preset"].value() or next(iter(durak.PRESETS))
+        return preset_summary(chosen) if chosen in durak.PRESETS else ""
+
+    def options_have_errors(self) -> bool:
+        """Whether the folded "Rule options" hold an error (then they are shown unfolded)."""
+        return any(field.errors for field in self.option_fields())
+
+    def error_summary(self) -> list[tuple[str, str]]:
+        """Every error of the form as (the id of its field, or "", a sentence naming the field),
+        for the list at the top of the page."""
+        summary = [("", str(error)) for error in self.non_field_errors()]
+        for name, errors in self.errors.items():
+            if name == NON_FIELD_ERRORS or name not in self.fields:
+                continue
+            bound = self[name]
+            label = str(bound.label)
+            for error in errors:
+                text = str(error)
+                summary.append((bound.auto_id, text if label in text else f"{label}: {text}"))
+        return summary
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        self._overrides = self._typed_overrides()
+        preset = cleaned.get("preset")
+        if self.errors or preset not in durak.PRESETS:
+            return cleaned
+        try:
+            rules = durak.Rules.preset(preset, **self._overrides)
+        except durak.DurakError as error:
+            if error.template != "unknown option {options}":  # not one of this form's fields
+                self._add_engine_error(error)
+            return cleaned
+        except (ValueError, TypeError):
+            return cleaned  # services.build_rules says it in the words it has
+        players = cleaned.get("num_players")
+        if players is not None:
+            try:
+                rules.validate_players(players)
+            except durak.DurakError as error:
+                self.add_error("num_players", capfirst(engine_message(error)).rstrip(".") + ".")
+        return cleaned
+
+    def _add_engine_error(self, error: durak.DurakError) -> None:
+        """The engine's refusal of the options as a sentence that names the option's label, on
+        that option's field (the engine names options by their code names: ``hand_size``)."""
+        known, sentence = ENGINE_OPTION_ERRORS.get(error.template, (None, None))
+        option = known or error.params.get("option")
+        key = f"opt_{option}"
+        if not isinstance(option, str) or key not in self.fields:
+            self.add_error(None, capfirst(engine_message(error)).rstrip(".") + ".")
+            return
+        label = str(self.fields[key].label)
+        params = {"label": label, **{name: str(value) for name, value in error.params.items()}}
+        self.add_error(key, str(sentence or OTHER_VALUE_ERROR) % params)
+
     def overrides(self) -> dict[str, Any]:
-        """The options the player changed, typed as the engine expects."""
+        """The options the player changed, typed as the engine expects (after ``is_valid``)."""
+        overrides = getattr(self, "_overrides", None)
+        return dict(overrides) if overrides is not None else self._typed_overrides()
+
+    def _typed_overrides(self) -> dict[str, Any]:
         overrides: dict[str, Any] = {}
         for option in self.options:
             key = f"opt_{option['name']}"
@@ -179,6 +285,62 @@ class GameCreateForm(forms.Form):
         if stage and "enchanted" not in overrides:
             overrides["enchanted"] = list(ENCHANTED_STAGES[stage])
         return overrides
+
+
+#: The lobby's time-control filter: ``Game.time_control``'s kinds.
+CLOCK_FILTERS = [
+    ("none", gettext_lazy("no clock")),
+    ("live", gettext_lazy("live (seconds or minutes a move)")),
+    ("correspondence", gettext_lazy("correspondence (an hour a move or more)")),
+]
+
+
+class LobbyFilterForm(forms.Form):
+    """The open games' filters, from the lobby's query string (``?rules=classic&players=4``).
+    Every field may be left out; a value it does not know is an error (the page says which)."""
+
+    rules = forms.ChoiceField(label=gettext_lazy("Rules"), required=False, choices=())
+    players = forms.TypedChoiceField(
+        label=gettext_lazy("Players"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        choices=[("", gettext_lazy("any number"))] + [(str(n), str(n)) for n in range(2, 7)],
+    )
+    clock = forms.ChoiceField(
+        label=gettext_lazy("Time control"),
+        required=False,
+        choices=[("", gettext_lazy("any")), *CLOCK_FILTERS],
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        rules_field = self.fields["rules"]
+        assert isinstance(rules_field, forms.ChoiceField)
+        rules_field.choices = [("", _("any rules"))] + [(name, preset_name(name)) for name in durak.PRESETS]
+
+    def selection(self) -> dict[str, Any]:
+        """The filters for ``selectors.lobby_open_games`` (none of them while the form is invalid)."""
+        if not self.is_bound or not self.is_valid():
+            return {}
+        data = self.cleaned_data
+        return {
+            "preset": data.get("rules") or None,
+            "num_players": data.get("players"),
+            "time_control": data.get("clock") or None,
+        }
+
+    def active(self) -> bool:
+        return any(value for value in self.selection().values())
+
+    def error_lines(self) -> list[str]:
+        """One sentence per refused filter, naming it."""
+        return [
+            f"{self.fields[name].label}: {error}"
+            for name, errors in self.errors.items()
+            if name in self.fields
+            for error in errors
+        ]
 
 
 #: How far ahead a vacation may be booked (its first day, in years from today).

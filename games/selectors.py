@@ -33,7 +33,7 @@ from accounts.models import User
 
 from . import versions
 from .exceptions import GameNotFound
-from .models import Game, Invitation, Move, Seat
+from .models import CORRESPONDENCE_FROM, Game, Invitation, Move, Seat
 
 _SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
@@ -224,12 +224,33 @@ def game_view(*, game: Game, user: User | Any) -> GameView:
     return GameView(game=game, seat=seat, view=engine.view(None if seat is None else seat.position))
 
 
-def lobby_open_games(*, limit: int = 50) -> QuerySet[Game]:
+def lobby_open_games(
+    *,
+    preset: str | None = None,
+    num_players: int | None = None,
+    time_control: str | None = None,
+    limit: int = 50,
+) -> QuerySet[Game]:
+    """The public open games, newest first, narrowed by the lobby's filters: the rule set, the
+    number of players, the kind of time control (``Game.time_control``: "none", "live" or
+    "correspondence"). Two queries (the games, their seats with users), whatever their number;
+    the state, seed and deal are not loaded."""
+    games = Game.objects.filter(status=Game.Status.OPEN, private=False)
+    if preset:
+        games = games.filter(preset=preset)
+    if num_players:
+        games = games.filter(num_players=num_players)
+    if time_control == "none":
+        games = games.filter(move_time__isnull=True)
+    elif time_control == "live":
+        games = games.filter(move_time__lt=CORRESPONDENCE_FROM)
+    elif time_control == "correspondence":
+        games = games.filter(move_time__gte=CORRESPONDENCE_FROM)
     return (
-        Game.objects.filter(status=Game.Status.OPEN, private=False)
+        games.defer("state", "seed", "deal")
         .select_related("creator")
         .prefetch_related(_SEATS_WITH_USERS)
-        .order_by("-created_at")[:limit]
+        .order_by("-created_at", "-pk")[:limit]
     )
 
 

@@ -153,6 +153,8 @@ def game_create(
         bot_level=bot_level,
     )
     Seat.objects.create(game=game, user=creator, position=0)
+    # A new open game is news for the lobby (``versions`` tells its live channel on commit).
+    versions.publish(game.pk, game.version)
     return game
 
 

@@ -7,6 +7,7 @@ app_name = "games"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("games/new/", views.game_create, name="create"),
+    path("games/open/", views.lobby_open_games, name="lobby_open"),
     path("games/<int:game_id>/", views.game_detail, name="detail"),
     path("games/<int:game_id>/poll/", views.game_poll, name="poll"),
     path("games/<int:game_id>/move/", views.game_move, name="move"),

@@ -6,6 +6,7 @@ HTMX posts the same forms and swaps only the table partial.
 
 import hashlib
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -25,7 +26,7 @@ from durak_site.jsonlimits import loads_limited
 
 from . import bots, selectors, services, timeouts
 from .exceptions import GameError, GameNotFound, InvalidRules
-from .forms import GameCreateForm, VacationForm
+from .forms import GameCreateForm, LobbyFilterForm, VacationForm
 from .models import Game, Seat
 from .presentation import build_table
 
@@ -40,9 +41,22 @@ def _player(request: HttpRequest) -> User:
     return request.user
 
 
-def _lobby(request: HtmxHttpRequest, form: GameCreateForm, status: int = 200) -> HttpResponse:
-    open_games = list(selectors.lobby_open_games())
-    context = {
+#: The lobby's filters in its query string (``LobbyFilterForm``).
+LOBBY_FILTERS = ("rules", "players", "clock")
+
+
+def _lobby_filters(request: HttpRequest) -> LobbyFilterForm:
+    """The filters asked for, or an unbound form when the query string names none."""
+    return LobbyFilterForm(request.GET if any(key in request.GET for key in LOBBY_FILTERS) else None)
+
+
+def _open_games_context(request: HttpRequest, filters: LobbyFilterForm) -> dict[str, Any]:
+    """The open games the filters leave (all of them while a filter is refused): three queries
+    whatever their number (the games, their seats with users, none more per game)."""
+    selection = filters.selection()
+    open_games = list(selectors.lobby_open_games(**selection))
+    query = urlencode({key: value for key, value in filters.data.items() if key in LOBBY_FILTERS and value})
+    return {
         "open_games": open_games,
         # Games where the user already sits get a link, not a Join button that can only fail.
         "seated_in": {
@@ -50,9 +64,22 @@ def _lobby(request: HtmxHttpRequest, form: GameCreateForm, status: int = 200) ->
             for game in open_games
             if any(seat.user_id == request.user.pk for seat in game.seats.all())
         },
+        "filters": filters,
+        "filtered": any(selection.values()),
+        "filter_query": f"?{query}" if query and filters.is_valid() else "",
+    }
+
+
+def _lobby(request: HtmxHttpRequest, form: GameCreateForm, status: int = 200) -> HttpResponse:
+    filters = _lobby_filters(request)
+    if filters.is_bound and not filters.is_valid():
+        status = 400
+    context = {
+        **_open_games_context(request, filters),
         "my_games": (selectors.user_games(user=request.user) if request.user.is_authenticated else []),
         "form": form,
         "enchanted_stages": {stage: list(ranks) for stage, ranks in ENCHANTED_STAGES.items()},
+        "preset_summaries": form.preset_summaries(),
     }
     return render(request, "games/lobby.html", context, status=status)
 
@@ -60,6 +87,20 @@ def _lobby(request: HtmxHttpRequest, form: GameCreateForm, status: int = 200) ->
 @require_GET
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
     return _lobby(request, GameCreateForm())
+
+
+@require_GET
+def lobby_open_games(request: HtmxHttpRequest) -> HttpResponse:
+    """``GET /games/open/?rules=…&players=…&clock=…``: the lobby's list of open games alone, as
+    its filters and its live updates (and the polls while the stream is down) fetch it. The
+    address bar keeps the lobby's own address with the filters (a link to share, a reload)."""
+    filters = _lobby_filters(request)
+    context = _open_games_context(request, filters)
+    status = 400 if filters.is_bound and not filters.is_valid() else 200
+    response = render(request, "games/lobby.html#open-games", context, status=status)
+    if request.htmx and status == 200:
+        response["HX-Replace-Url"] = reverse("games:lobby") + context["filter_query"]
+    return response
 
 
 @require_POST

@@ -5,3 +5,11 @@ document.addEventListener("change", (event) => {
   const ranks = stages[event.target.value] || [];
   document.querySelectorAll('input[name="opt_enchanted"]').forEach((box) => { box.checked = ranks.includes(box.value); });
 });
+
+// The chosen rule set's one-line summary beside the choice (the server writes the first one).
+document.addEventListener("change", (event) => {
+  if (event.target.id !== "id_preset") return;
+  const summaries = JSON.parse(document.getElementById("preset-summaries").textContent);
+  const shown = document.getElementById("preset-summary");
+  if (shown) shown.textContent = summaries[event.target.value] || "";
+});
