@@ -103,11 +103,15 @@ class User(AbstractUser):  # type: ignore[django-manager-missing]
         choices=BOT_LEVELS,
         help_text=_("Which durak.bots player moves for this account; empty for people."),
     )
+    #: When the player last loaded a page or called the API, written at most once a minute
+    #: (``accounts.presence``): "online" is a recent one.
+    last_active_at = models.DateTimeField(_("last active"), null=True, blank=True, editable=False)
 
     class Meta(AbstractUser.Meta):
         indexes = [
             models.Index(fields=["username_skeleton"], name="user_skeleton_idx"),
             models.Index(fields=["display_name_skeleton"], name="user_display_skeleton_idx"),
+            models.Index(fields=["last_active_at"], name="user_last_active_idx"),
         ]
 
     def __str__(self) -> str:

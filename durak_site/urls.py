@@ -23,6 +23,7 @@ urlpatterns = [
     path("", include("series.urls")),
     path("", include("replays.urls")),
     path("", include("guide.urls")),
+    path("", include("matchmaking.urls")),  # play now: /play/
     path("", include("games.urls")),
 ]
 

@@ -145,6 +145,13 @@
         check();
       }),
     );
+    // Play now (matchmaking): the user's place in the queue changed, or their game was found.
+    stream.addEventListener("queue", (event) =>
+      heard(event, (data) => {
+        news.add("user-" + data.user);
+        check();
+      }),
+    );
     stream.addEventListener("bell", (event) => heard(event, bell));
     stream.addEventListener("stream-error", () => {
       stream.close(); // refused, or the server lost its fan-out: poll, and come back later

@@ -1,0 +1,265 @@
+"""Play now: joining and leaving the queue, and pairing the players who wait for the same game.
+
+A player chooses a rule set (a preset, with its own options), a number of players and a time
+control (a key of ``games.forms.TIME_CONTROLS``): their *bucket*. As soon as a bucket holds as
+many waiting players as its games seat, the first of them (in the order they joined) get a game
+of those rules, which starts at once. A player may also let computer players in after a wait of
+their choice (``fill_after``; None: never): once that has passed, the waiting players whose wait
+is over are seated with computer players in the other seats. Pairing runs on every join and in
+the beat sweep (``queue_sweep``), which also drops the entries of players who left (no page of
+theirs asked anything for ``QUEUE_STALE``: the waiting page asks every 30 seconds).
+
+Locks (docs/locking.md): every write to the queue first takes the queue's transaction-level
+advisory lock (PostgreSQL; SQLite runs one writer anyway), so joins, leaves and sweeps run one
+after the other and each sees what the one before committed: two joins at once never both wait
+without seeing each other, never make two games, and never seat one player twice (one entry per
+player, a unique column). Then, inside that lock, the new game's rows through ``games.services``
+(game → seats → notifications, their usual order). Nothing else takes the queue lock, and no
+path that holds a game, a seat or a notification asks for it.
+"""
+
+import logging
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import durak
+from accounts import presence
+from accounts.models import BOT_LEVELS, User
+from durak_site import live
+from durak_site.celery import publish_on_commit
+from durak_site.engine_text import engine_message
+from games import bots as game_bots
+from games import services as game_services
+from games.exceptions import InvalidRules, NotAllowed, WrongStatus
+from games.forms import TIME_CONTROLS
+from games.models import Game
+
+from .models import QueueEntry
+
+logger = logging.getLogger(__name__)
+
+#: The longest wait a player may choose before computer players fill in.
+FILL_AFTER_MAX = timedelta(hours=1)
+#: An entry whose player has not been active this long is dropped (they closed the page).
+QUEUE_STALE = timedelta(minutes=3)
+#: The computer players' level when the player names none.
+DEFAULT_BOT_LEVEL = "rules"
+#: The numbers of players a quick game may have.
+PLAYER_COUNTS = range(2, 7)
+
+Bucket = tuple[str, int, str]
+
+
+def move_time_of(time_control: str) -> timedelta | None:
+    """The time per move of a time control key (``InvalidRules`` for an unknown one)."""
+    for value, _label, move_time in TIME_CONTROLS:
+        if value == time_control:
+            return move_time
+    raise InvalidRules(_("Unknown time control %(name)r.") % {"name": time_control})
+
+
+def validate_choice(
+    *, preset: str, num_players: int, time_control: str, fill_after: timedelta | None, bot_level: str
+) -> None:
+    """``InvalidRules`` unless this is a game the site can start: the engine says whether the
+    rules seat that many players."""
+    rules = game_services.build_rules(preset=preset)
+    if num_players not in PLAYER_COUNTS:
+        raise InvalidRules(_("A quick game has 2 to 6 players."))
+    try:
+        rules.validate_players(num_players)
+    except durak.DurakError as error:
+        raise InvalidRules(engine_message(error)) from None
+    except ValueError as error:
+        raise InvalidRules(str(error)) from None
+    move_time_of(time_control)
+    if fill_after is not None and not timedelta(0) <= fill_after <= FILL_AFTER_MAX:
+        raise InvalidRules(_("The wait before computer players fill in must be at most an hour."))
+    if bot_level not in dict(BOT_LEVELS):
+        raise InvalidRules(_("Unknown computer level %(level)r.") % {"level": bot_level})
+
+
+def _lock_queue() -> None:
+    """Until the end of the transaction, no other write to the queue."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", ["matchmaking.queue"])
+
+
+def queue_join(
+    *,
+    user: User,
+    preset: str,
+    num_players: int,
+    time_control: str,
+    fill_after: timedelta | None = None,
+    bot_level: str = DEFAULT_BOT_LEVEL,
+) -> QueueEntry:
+    """Wait for a game of ``preset`` with ``num_players`` players and ``time_control``; replaces
+    the player's entry, if any. Pairs at once when enough players wait (the entry comes back
+    ``matched``, naming its game). ``fill_after``: let computer players take the empty seats once
+    the player has waited that long (None: people only; zero: at once).
+
+    Takes the queue lock (module docstring). ``InvalidRules`` for a choice the site cannot start,
+    ``NotAllowed`` for a computer player's account.
+    """
+    validate_choice(
+        preset=preset,
+        num_players=num_players,
+        time_control=time_control,
+        fill_after=fill_after,
+        bot_level=bot_level,
+    )
+    if user.is_bot or not user.is_active:
+        raise NotAllowed(_("Only people can wait for a game."))
+    presence.touch(user)  # before the lock: joining is being active, and the queue reads it
+    now = timezone.now()
+    with transaction.atomic():
+        _lock_queue()
+        previous = QueueEntry.objects.filter(user=user).first()
+        if previous is not None:
+            previous.delete()
+        entry = QueueEntry.objects.create(
+            user=user,
+            preset=preset,
+            num_players=num_players,
+            time_control=time_control,
+            bot_level=bot_level,
+            fill_after=fill_after,
+            joined_at=now,
+            fill_at=None if fill_after is None else now + fill_after,
+        )
+        changed = {entry.bucket}
+        if previous is not None and previous.status == QueueEntry.Status.WAITING:
+            changed.add(previous.bucket)
+        _pair_locked(entry.bucket, now=now)
+        _queue_changed(changed)
+        if entry.fill_at is not None:
+            _sweep_at(entry.fill_at)
+    entry.refresh_from_db()
+    return entry
+
+
+def queue_leave(*, user: User) -> QueueEntry:
+    """Stop waiting; returns the entry that was removed. Takes the queue lock. ``WrongStatus`` when
+    the player is not waiting, or when their game was found already (it names the game)."""
+    with transaction.atomic():
+        _lock_queue()
+        entry = QueueEntry.objects.filter(user=user).select_related("game").first()
+        if entry is None:
+            raise WrongStatus(_("You are not waiting for a game."))
+        if entry.status == QueueEntry.Status.MATCHED:
+            assert entry.game is not None
+            if not entry.game.is_over:
+                raise WrongStatus(
+                    _("Your game was found already: game %(number)s.") % {"number": entry.game_id}
+                )
+            raise WrongStatus(_("You are not waiting for a game."))
+        entry.delete()
+        _queue_changed({entry.bucket})
+    return entry
+
+
+def queue_sweep(*, now: datetime | None = None) -> list[Game]:
+    """Beat's sweep (and the ETA task at each entry's ``fill_at``): drop the entries of players
+    who left, then pair every bucket, with computer players where a wait is over. Returns the
+    games started. Takes the queue lock, in one short transaction."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        _lock_queue()
+        waiting = QueueEntry.objects.filter(status=QueueEntry.Status.WAITING)
+        buckets = set(waiting.values_list("preset", "num_players", "time_control").distinct())
+        games: list[Game] = []
+        for bucket in sorted(buckets):
+            games += _pair_locked(bucket, now=now)
+        if buckets:
+            _queue_changed(buckets)
+    return games
+
+
+def _pair_locked(bucket: Bucket, *, now: datetime) -> list[Game]:
+    """Under the queue lock: seat the waiting players of ``bucket`` in games, people first."""
+    preset, num_players, time_control = bucket
+    waiting = list(
+        QueueEntry.objects.filter(
+            status=QueueEntry.Status.WAITING,
+            preset=preset,
+            num_players=num_players,
+            time_control=time_control,
+        )
+        .select_related("user")
+        .order_by("joined_at", "pk")
+    )
+    gone = [entry for entry in waiting if not _still_here(entry.user, now)]
+    if gone:
+        QueueEntry.objects.filter(pk__in=[entry.pk for entry in gone]).delete()
+        waiting = [entry for entry in waiting if entry not in gone]
+    games = []
+    while len(waiting) >= num_players:
+        group, waiting = waiting[:num_players], waiting[num_players:]
+        games.append(_start_game(group, bucket, now=now, with_bots=False))
+    due = [entry for entry in waiting if entry.fill_at is not None and entry.fill_at <= now]
+    if due:
+        games.append(_start_game(due, bucket, now=now, with_bots=True))
+    return games
+
+
+def _still_here(user: User, now: datetime) -> bool:
+    seen = user.last_active_at
+    return user.is_active and seen is not None and seen >= now - QUEUE_STALE
+
+
+def _start_game(entries: list[QueueEntry], bucket: Bucket, *, now: datetime, with_bots: bool) -> Game:
+    """A game of ``bucket`` with the players of ``entries`` (the first one its creator), and
+    computer players in the other seats if ``with_bots``; it starts at once."""
+    preset, num_players, time_control = bucket
+    creator = entries[0].user
+    game = game_services.game_create(
+        creator=creator,
+        preset=preset,
+        num_players=num_players,
+        move_time=move_time_of(time_control),
+        bot_level=entries[0].bot_level if with_bots else "",
+    )
+    for entry in entries[1:]:
+        game = game_services.game_join(user=entry.user, game_id=game.pk)
+    if with_bots and len(entries) < num_players:
+        game = game_bots.game_fill_with_bots(user=creator, game_id=game.pk)
+    QueueEntry.objects.filter(pk__in=[entry.pk for entry in entries]).update(
+        status=QueueEntry.Status.MATCHED, game=game, matched_at=now
+    )
+    for entry in entries:
+        live.send_on_commit(live.user_channel(entry.user_id), "queue", {"user": entry.user_id})
+    logger.info("play now: game %s started for %s player(s) of %s", game.pk, len(entries), bucket)
+    return game
+
+
+def _queue_changed(buckets: Iterable[Bucket]) -> None:
+    """After the commit: tell the players still waiting in ``buckets`` (their list of who waits
+    changed) and the lobby (its counts of who waits for what)."""
+    wanted = set(buckets)
+    if not wanted:
+        return
+
+    def send() -> None:
+        waiting = QueueEntry.objects.filter(status=QueueEntry.Status.WAITING).values_list(
+            "user_id", "preset", "num_players", "time_control"
+        )
+        for user_id, *bucket in waiting:
+            if tuple(bucket) in wanted:
+                live.send(live.user_channel(user_id), "queue", {"user": user_id})
+        live.send(live.LOBBY, "lobby", {"queue": True})
+
+    transaction.on_commit(send)
+
+
+def _sweep_at(when: datetime) -> None:
+    """After the commit, a sweep at ``when`` (an entry's computer fill); beat's sweep is the net."""
+    from . import tasks
+
+    publish_on_commit(lambda: tasks.sweep_queue.apply_async(eta=when), "sweep_queue")
