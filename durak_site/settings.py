@@ -60,7 +60,6 @@ INSTALLED_APPS = [
     "axes",
     "chat",
     "moderation",
-    "matchmaking",
 ]
 
 MIDDLEWARE = [
@@ -74,7 +73,6 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
-    "accounts.presence.PresenceMiddleware",  # last_active_at, at most once a minute per player
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -194,6 +192,8 @@ AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_MINUTES", default=15.0) / 60
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_USERNAME_CALLABLE = "accounts.lockout.axes_username"
 AXES_RESET_ON_SUCCESS = True
+# The lockout answer: a page in the site's layout saying when to retry (JSON for the API), still a 429.
+AXES_LOCKOUT_CALLABLE = "accounts.lockout_page.lockout_response"
 
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="durak <noreply@localhost>")
@@ -294,9 +294,6 @@ WEB_PUSH_SERVICES = env.list(
         "https://*.notify.windows.com",  # Edge
     ],
 )
-# Play now (matchmaking): beat pairs the queue and lets computer players in where a wait is over
-# every MATCHMAKING_SWEEP_SECONDS (each join pairs at once, and each wait queues its own sweep too).
-MATCHMAKING_SWEEP_SECONDS = env.int("MATCHMAKING_SWEEP_SECONDS", default=5)
 # django-celery-beat's DatabaseScheduler copies these entries into its tables when beat starts.
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
@@ -313,11 +310,6 @@ CELERY_BEAT_SCHEDULE = {
         "task": "notifications.tasks.send_pending_emails",
         "schedule": float(NOTIFICATION_EMAIL_SWEEP_SECONDS),
         "options": {"expires": float(NOTIFICATION_EMAIL_SWEEP_SECONDS)},
-    },
-    "sweep-play-now": {
-        "task": "matchmaking.tasks.sweep_queue",
-        "schedule": float(max(MATCHMAKING_SWEEP_SECONDS, 1)),
-        "options": {"expires": float(max(MATCHMAKING_SWEEP_SECONDS, 1))},
     },
 }
 
