@@ -44,7 +44,7 @@ def lockout_response(
         credentials = original_response
     cool_off = get_cool_off(request) or timedelta(minutes=15)
     until = retry_at(request, credentials, cool_off)
-    status = settings.AXES_HTTP_RESPONSE_CODE
+    status = int(getattr(settings, "AXES_HTTP_RESPONSE_CODE", 429))
     wants_json = request.path.startswith("/api/") or (
         request.headers.get("x-requested-with") == "XMLHttpRequest"
     )

@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "axes",
     "chat",
     "moderation",
+    "matchmaking",
 ]
 
 MIDDLEWARE = [
@@ -73,6 +74,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
+    "accounts.presence.PresenceMiddleware",  # last_active_at, at most once a minute per player
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -294,6 +296,9 @@ WEB_PUSH_SERVICES = env.list(
         "https://*.notify.windows.com",  # Edge
     ],
 )
+# Play now (matchmaking): beat pairs the queue and lets computer players in where a wait is over
+# every MATCHMAKING_SWEEP_SECONDS (each join pairs at once, and each wait queues its own sweep too).
+MATCHMAKING_SWEEP_SECONDS = env.int("MATCHMAKING_SWEEP_SECONDS", default=5)
 # django-celery-beat's DatabaseScheduler copies these entries into its tables when beat starts.
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
@@ -310,6 +315,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "notifications.tasks.send_pending_emails",
         "schedule": float(NOTIFICATION_EMAIL_SWEEP_SECONDS),
         "options": {"expires": float(NOTIFICATION_EMAIL_SWEEP_SECONDS)},
+    },
+    "sweep-play-now": {
+        "task": "matchmaking.tasks.sweep_queue",
+        "schedule": float(max(MATCHMAKING_SWEEP_SECONDS, 1)),
+        "options": {"expires": float(max(MATCHMAKING_SWEEP_SECONDS, 1))},
     },
 }
 
