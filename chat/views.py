@@ -37,7 +37,9 @@ def _game(request: HttpRequest, game_id: int) -> Game:
         raise Http404(_("No such game.")) from None
 
 
-def _render_log(request: HttpRequest, game: Game, *, error: str = "", status: int = 200) -> HttpResponse:
+def _render_log(
+    request: HttpRequest, game: Game, *, error: str = "", text: str = "", status: int = 200
+) -> HttpResponse:
     channel = (
         services.channel_for(game=game, user=request.user)
         if request.user.is_authenticated
@@ -49,7 +51,8 @@ def _render_log(request: HttpRequest, game: Game, *, error: str = "", status: in
         "marker": selectors.chat_marker(game_id=game.pk, channel=channel),
         "chat_messages": selectors.chat_messages(game_id=game.pk, channel=channel),
         "mute": active_mute(user_id=request.user.pk) if request.user.is_authenticated else None,
-        "error": error,
+        "chat_error": error,
+        "chat_text": text,
         "poll_seconds": settings.GAME_POLL_SECONDS,
         "max_length": MAX_LENGTH,
         "seated": channel == ChatMessage.Channel.PLAYERS,
@@ -84,15 +87,28 @@ def chat_log(request: HttpRequest, game_id: int) -> HttpResponse:
     return _render_log(request, _game(request, game_id))
 
 
+def _refused(request: HttpRequest, game: Game, *, error: ChatError, text: str) -> HttpResponse:
+    """A refused post, as a 4xx: with htmx the form alone, the refusal above the unsent text, swapped
+    in place of the form (the post targets the log, which a refusal must not touch: the page around
+    stays as it is); without, the chat page with that form."""
+    if not getattr(request, "htmx", False):
+        return _render_log(request, game, error=error.message, text=text, status=error.status_code)
+    context = {"game": game, "chat_error": error.message, "chat_text": text, "max_length": MAX_LENGTH}
+    response = render(request, "chat/_form.html", context, status=error.status_code)
+    response["HX-Retarget"] = "#chat-form"
+    response["HX-Reswap"] = "outerHTML"
+    return response
+
+
 @require_POST
 @login_required
 def chat_post(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game(request, game_id)
+    text = request.POST.get("text", "")
     try:
-        services.chat_post(user=request.user, game=game, text=request.POST.get("text", ""))  # type: ignore[arg-type]
+        services.chat_post(user=request.user, game=game, text=text)  # type: ignore[arg-type]
     except ChatError as error:
-        # The log (htmx) or the chat page with the refusal above the form, as a 4xx.
-        return _render_log(request, game, error=error.message, status=error.status_code)
+        return _refused(request, game, error=error, text=text)
     return (
         _render_log(request, game)
         if getattr(request, "htmx", False)

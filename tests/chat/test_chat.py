@@ -155,6 +155,14 @@ def test_flood_control_refuses_the_message_over_the_limit(settings: Any) -> None
     assert refused.status_code == 403
     assert "Slow down" in refused.content.decode()
     assert ChatMessage.objects.count() == 3
+    # The refusal is the form alone, swapped in place of the form (not of the log the post targets),
+    # with why and the unsent text: the page around it stays whole.
+    assert refused["HX-Retarget"] == "#chat-form"
+    assert refused["HX-Reswap"] == "outerHTML"
+    page = refused.content.decode()
+    assert page.startswith('<form id="chat-form"') and 'role="alert"' in page
+    assert 'value="spam 3"' in page
+    assert 'id="chat-log"' not in page and "<html" not in page
     # Others are not slowed down by Alice's flood.
     assert post(client_for(users[1]), game, "stop it").status_code == 200
 
