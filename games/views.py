@@ -47,7 +47,9 @@ LOBBY_FILTERS = ("rules", "players", "clock")
 
 def _lobby_filters(request: HttpRequest) -> LobbyFilterForm:
     """The filters asked for, or an unbound form when the query string names none."""
-    return LobbyFilterForm(request.GET if any(key in request.GET for key in LOBBY_FILTERS) else None)
+    return LobbyFilterForm(
+        request.GET if any(key in request.GET for key in LOBBY_FILTERS) else None, auto_id="filter_%s"
+    )
 
 
 def _open_games_context(request: HttpRequest, filters: LobbyFilterForm) -> dict[str, Any]:

@@ -8,7 +8,7 @@ document.addEventListener("change", (event) => {
 
 // The chosen rule set's one-line summary beside the choice (the server writes the first one).
 document.addEventListener("change", (event) => {
-  if (event.target.id !== "id_preset") return;
+  if (event.target.name !== "preset" || !event.target.closest(".create-form")) return;
   const summaries = JSON.parse(document.getElementById("preset-summaries").textContent);
   const shown = document.getElementById("preset-summary");
   if (shown) shown.textContent = summaries[event.target.value] || "";
