@@ -16,6 +16,8 @@ import durak
 from durak.enchanted import ACE_BEATS, ENCHANTABLE_RANKS, ENCHANTED_STAGES, SIX_BEATS
 from durak_site.engine_text import effect_text
 
+from . import words
+
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 #: English suit names (the engine's); pages show ``suit_name`` / ``card_name`` in the reader's language.
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -123,36 +125,11 @@ class ActionButton:
 
 
 def action_label(action: dict[str, Any]) -> str:
-    label = _plain_label(action)
-    if action.get("as_suit"):
-        label = _("%(move)s as %(suit)s") % {"move": label, "suit": SUIT_SYMBOLS[action["as_suit"]]}
-    return label
+    return words.action_label(action)
 
 
 def _plain_label(action: dict[str, Any]) -> str:
-    kind = action["type"]
-    if kind == "attack":
-        return _("Attack with %(cards)s") % {"cards": _cards_text(action["cards"])}
-    if kind == "throw":
-        return _("Throw in %(card)s") % {"card": pretty(action["card"])}
-    if kind == "defend":
-        return _("Beat %(target)s with %(card)s") % {
-            "target": pretty(action["target"]),
-            "card": pretty(action["card"]),
-        }
-    if kind == "transfer":
-        return _("Transfer with %(card)s") % {"card": pretty(action["card"])}
-    if kind == "take":
-        return _("Take the cards")
-    if kind == "pass":
-        return pgettext("pass", "Done")
-    if kind == "swap_trump":
-        return _("Swap the trump card")
-    if kind == "reverse":
-        return _("Reverse the direction of play")
-    if kind == "timeout":
-        return _("Timeout")
-    return str(kind).replace("_", " ").capitalize()
+    return words.plain_action_label(action)
 
 
 def action_button(action: dict[str, Any], view: dict[str, Any] | None = None) -> ActionButton:
@@ -495,13 +472,6 @@ def _situation_line(view: dict[str, Any], me: int | None, name: Any) -> str:
     return _("%(attacker)s leads against %(defender)s.") % {"attacker": name(attacker), **target}
 
 
-def _hidden_move_line(kind: Any, player: Any, me: int | None, names: dict[int, str]) -> str:
-    if player == me:
-        return _("You played a card.") if kind in ("attack", "throw", "defend", "transfer") else ""
-    who = {"name": names.get(int(player or 0), _("player %(number)d") % {"number": int(player or 0) + 1})}
-    return _("%(name)s played a card.") % who if kind in ("attack", "throw", "defend", "transfer") else ""
-
-
 def last_move_line(
     action: dict[str, Any] | None,
     position: int | None,
@@ -515,61 +485,10 @@ def last_move_line(
     move's cards are named only while in sight: a card thrown in and then taken lies in a hand."""
     if not action:
         return ""
-    player = position if position is not None else action.get("player")
-    kind = action.get("type")
-    card = pretty(action["card"]) if action.get("card") else ""
     played = [*(action.get("cards") or []), *([action["card"]] if action.get("card") else [])]
-    if not set(played) <= in_sight:
-        # The cards went on into a hand (a bout taken): say what happened, not which cards.
-        return _hidden_move_line(kind, player, me, names)
-    if player == me:
-        mine = {
-            "attack": lambda: (
-                _("You attack with %(cards)s.") % {"cards": _cards_text(action.get("cards") or [])}
-            ),
-            "throw": lambda: _("You throw in %(card)s.") % {"card": card},
-            "defend": lambda: (
-                _("You beat %(target)s with %(card)s.") % {"target": pretty(action["target"]), "card": card}
-            ),
-            "transfer": lambda: _("You transfer with %(card)s.") % {"card": card},
-            "take": lambda: _("You take the cards."),
-            "pass": lambda: _("You pass."),
-            "auto_pass": lambda: (
-                _("You asked not to be waited for to throw in.")
-                if action.get("on")
-                else _("You asked to be waited for to throw in again.")
-            ),
-            "swap_trump": lambda: _("You swap the trump card."),
-            "reverse": lambda: _("You reverse the direction of play."),
-            "timeout": lambda: _("Your time ran out."),
-        }
-        return mine[kind]() if kind in mine else ""
-    who = {"name": names.get(int(player or 0), _("player %(number)d") % {"number": int(player or 0) + 1})}
-    theirs = {
-        "attack": lambda: (
-            _("%(name)s attacks with %(cards)s.") % {**who, "cards": _cards_text(action.get("cards") or [])}
-        ),
-        "throw": lambda: _("%(name)s throws in %(card)s.") % {**who, "card": card},
-        "defend": lambda: (
-            _("%(name)s beats %(target)s with %(card)s.")
-            % {**who, "target": pretty(action["target"]), "card": card}
-        ),
-        "transfer": lambda: _("%(name)s transfers with %(card)s.") % {**who, "card": card},
-        "take": lambda: _("%(name)s takes the cards.") % who,
-        "pass": lambda: _("%(name)s passes.") % who,
-        "auto_pass": lambda: (
-            (
-                _("%(name)s asked not to be waited for to throw in.")
-                if action.get("on")
-                else _("%(name)s asked to be waited for to throw in again.")
-            )
-            % who
-        ),
-        "swap_trump": lambda: _("%(name)s swaps the trump card.") % who,
-        "reverse": lambda: _("%(name)s reverses the direction of play.") % who,
-        "timeout": lambda: _("%(name)s ran out of time.") % who,
-    }
-    return theirs[kind]() if kind in theirs else ""
+    return words.move_sentence(
+        action, me=me, names=names, position=position, show_cards=set(played) <= in_sight
+    )
 
 
 def _cards_in_sight(view: dict[str, Any]) -> frozenset[str]:

@@ -24,7 +24,7 @@ from accounts.models import User
 from durak.enchanted import ENCHANTED_STAGES
 from durak_site.jsonlimits import loads_limited
 
-from . import bots, selectors, services, timeouts
+from . import bots, selectors, services, timeouts, words
 from .exceptions import GameError, GameNotFound, InvalidRules
 from .forms import GameCreateForm, LobbyFilterForm, VacationForm
 from .models import Game, Seat
@@ -157,7 +157,7 @@ def _get_game(request: HttpRequest, game_id: int) -> Game:
 
 
 def _seat_name(seat: Seat) -> str:
-    return _("%(name)s (computer)") % {"name": seat.user.username} if seat.user.is_bot else seat.user.username
+    return words.seat_name(seat.user)
 
 
 def _render_game(
@@ -171,6 +171,9 @@ def _render_game(
 ) -> HttpResponse:
     game = _get_game(request, game_id)
     seen = selectors.game_view(game=game, user=request.user)
+    # When the player last looked, before this visit marks the seat as seen: the history marks
+    # the moves since.
+    looked_before = seen.seat.last_seen_at if seen.seat is not None else None
     if visit and game.status == Game.Status.ACTIVE:
         services.seat_seen(game=game, seat=seen.seat)
         _seen_just_now(request, game.pk)
@@ -179,9 +182,13 @@ def _render_game(
         _seen_just_now(request, game.pk)
     seats = list(game.seats.all())
     table = None
+    history = words.History([])
     if seen.view is not None:
         names = {seat.position: _seat_name(seat) for seat in seats}
-        last = selectors.game_moves(game_id=game.pk).order_by("-seq").first() if game.version else None
+        # The whole log in one read: the history and the last-move line (``games.words``).
+        moves = list(selectors.game_moves(game_id=game.pk)) if game.version else []
+        last = moves[-1] if moves else None
+        history = words.history(moves, me=seen.position, names=names, since=looked_before)
         table = build_table(
             seen.view,
             names,
@@ -194,6 +201,7 @@ def _render_game(
         "seats": seats,
         "seat": seen.seat,
         "table": table,
+        "history": history,
         "error": error,
         "poll_seconds": settings.GAME_POLL_SECONDS,
         "can_join": (
