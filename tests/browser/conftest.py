@@ -4,6 +4,7 @@ Never ``playwright install``: the browser is the system's ``/usr/bin/chromium``.
 """
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,18 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
             pytrace=False,
         )
     return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(autouse=True)
+def _close_leftover_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Close every browser context a test left open: an open page keeps its live stream and
+    polls going against the session's live server long after its test, answered 404 once the
+    test's rows are gone, and loads the machine for the tests after it."""
+    browser = request.getfixturevalue("browser") if "browser" in request.fixturenames else None
+    yield
+    if browser is not None:
+        for context in list(browser.contexts):
+            context.close()
 
 
 @pytest.fixture
