@@ -71,6 +71,7 @@ OPTION_NAMES: dict[str, Any] = {
     "teams": gettext_lazy("Teams"),
     "enchanted": gettext_lazy("Enchanted cards"),
     "on_timeout": gettext_lazy("When time runs out"),
+    "claim_after_days": gettext_lazy("Days before a stalled game may be claimed"),
 }
 
 #: The presets' display names.
