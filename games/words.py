@@ -59,7 +59,7 @@ def seat_name(user: Any) -> str:
     if getattr(user, "is_bot", False):
         level = BOT_NAMES.get(getattr(user, "bot_level", ""))
         return level() if level else _("Computer")
-    return str(user.username)
+    return str(user.name)
 
 
 def player_name(position: int | None, names: Mapping[int, str]) -> str:

@@ -12,6 +12,7 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 import durak
+from games import words
 from games.exceptions import GameNotFound
 from games.models import Game, Move, Seat
 from games.services import initial_engine
@@ -129,7 +130,7 @@ def replay_frame(*, game: Game, moves: list[Move], step: int) -> Frame:
         except durak.IllegalAction:  # a tampered log: show the table where it stops making sense
             step = applied
             break
-    names = {seat.position: seat.user.name for seat in game.seats.all()}
+    names = seat_names(game)
 
     def role(player: int) -> str:
         if engine.over:
@@ -164,34 +165,20 @@ def replay_frame(*, game: Game, moves: list[Move], step: int) -> Frame:
     )
 
 
-def describe(action: dict[str, Any], names: dict[int, str]) -> str:
-    """One line for the move list; ``durak.pretty`` cards."""
-    who = names.get(action.get("player", -1), "?")
-    kind = action.get("type", "?")
-    cards = action.get("cards") or ([action["card"]] if action.get("card") else [])
-    shown = " ".join(durak.pretty(card) for card in cards)
-    if kind == "defend":
-        return _("%(who)s beats %(target)s with %(cards)s") % {
-            "who": who,
-            "target": durak.pretty(action["target"]),
-            "cards": shown,
-        }
-    sentences = {
-        "attack": _("%(who)s attacks with %(cards)s"),
-        "throw": _("%(who)s throws in %(cards)s"),
-        "transfer": _("%(who)s transfers with %(cards)s"),
-        "take": _("%(who)s takes"),
-        "pass": _("%(who)s passes"),
-        "swap_trump": _("%(who)s swaps the trump %(cards)s"),
-        "timeout": _("%(who)s runs out of time"),
-        "resign": _("%(who)s resigns"),
-        "reverse": _("%(who)s reverses the direction %(cards)s"),
-    }
-    sentence = sentences.get(kind)
-    text = (sentence % {"who": who, "cards": shown} if sentence else f"{who} {kind} {shown}").strip()
-    if action.get("as_suit"):
-        text += " " + _("(as %(suit)s)") % {"suit": action["as_suit"]}
-    return text
+def seat_names(game: Game) -> dict[int, str]:
+    """Each seat's name as the sentences give it (``games.words.seat_name``: a computer player
+    by its level)."""
+    return {seat.position: words.seat_name(seat.user) for seat in game.seats.all()}
+
+
+def describe(move: Move, names: dict[int, str]) -> str:
+    """One line for the move list: the move and what it led to, in the words of the table
+    (``games.words``); a finished game hides nothing, but the words are the public ones."""
+    lines = [
+        words.move_sentence(move.action, me=None, names=names, position=move.position),
+        *words.event_sentences(move.events or [], me=None, names=names),
+    ]
+    return " ".join(line for line in lines if line)
 
 
 def export(*, game: Game, moves: list[Move]) -> dict[str, Any]:

@@ -34,12 +34,12 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         step = len(moves)
     frame = selectors.replay_frame(game=game, moves=moves, step=step)
-    names = {seat.position: seat.user.name for seat in game.seats.all()}
+    names = selectors.seat_names(game)
     context = {
         "game": game,
         "frame": frame,
         "total": len(moves),
-        "moves": [(move.seq, selectors.describe(move.action, names)) for move in moves],
+        "moves": [(move.seq, selectors.describe(move, names)) for move in moves],
         "fairness": selectors.check_fairness(game=game, moves=moves),
         "current": moves[frame.step - 1].seq if frame.step else 0,
     }

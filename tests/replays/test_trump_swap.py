@@ -51,3 +51,11 @@ def test_the_replay_page_after_a_swap_shows_the_six_face_up() -> None:
     text = page.content.decode()
     face_up = text.split("face up", 1)[1].split("</p>", 1)[0]
     assert "6♣" in face_up and "J♣" not in face_up
+
+
+def test_the_move_list_tells_the_swap_in_the_tables_words() -> None:
+    game = swapped_and_finished()
+    page = Client().get(reverse("replays:replay", args=[game.pk])).content.decode()
+    swapper = game.seats.get(position=0).user.name
+    assert f"{swapper} swaps the trump card. Face up now: 6♣; J♣ goes into the hand." in page
+    assert "The game is over:" in page
