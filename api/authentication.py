@@ -16,7 +16,7 @@ from knox import auth
 from rest_framework import exceptions
 from rest_framework.request import Request
 
-from accounts import tokens
+from accounts import presence, tokens
 from accounts.models import ApiToken, User
 from moderation.selectors import active_suspension
 
@@ -51,6 +51,7 @@ class TokenAuthentication(auth.TokenAuthentication):  # type: ignore[misc]
         if suspension is not None:
             raise exceptions.AuthenticationFailed(suspension.explain())
         tokens.token_used(token)
+        presence.touch(user)  # at most one UPDATE a minute, like token_used
         return user, token
 
 

@@ -10,3 +10,7 @@ FIRST_ATTACKER_CHOICES = next(
 BOUT_RESULTS = ["beaten", "taken"]
 #: A seat's result once the game is over (``games.models.Seat.Result`` without "playing").
 SEAT_RESULTS = ["out", "fool", "draw", "won"]
+#: Why a game ended: played out, a timeout, a resignation, or a claim (the players it waited on lose).
+END_REASONS = ["cards", "timeout", "resign", "claim"]
+#: A game's status (``games.models.Game.Status``): named, as several components have a "status".
+GAME_STATUSES = ["open", "active", "finished", "aborted"]

@@ -394,6 +394,7 @@ SPECTACULAR_SETTINGS = {
         "FirstAttackerEnum": "api.schema.FIRST_ATTACKER_CHOICES",
         "BoutResultEnum": "api.schema.BOUT_RESULTS",
         "SeatResultEnum": "api.schema.SEAT_RESULTS",
+        "GameStatusEnum": "api.schema.GAME_STATUSES",
     },
 }
 # API tokens (django-rest-knox, accounts.ApiToken): only a digest is stored; several per user,

@@ -114,6 +114,11 @@ ROUTES: dict[str, Route] = {
     ),
     # The lobby, game pages and their forms (games/)
     "games:lobby": Route("GET"),
+    "games:lobby_open": Route(
+        "GET",
+        lambda w: [({}, ""), ({}, "rules=classic&players=2&clock=none")],
+        why="the public open games, as the lobby lists them",
+    ),
     "games:create": Route(
         "POST",
         data=lambda w: {"preset": "classic", "num_players": 2},

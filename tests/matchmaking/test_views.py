@@ -1,0 +1,116 @@
+"""The play-now pages: the lobby's block, joining by the form, the waiting page, its refresh
+(which sends a player whose game was found to it) and leaving."""
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Game
+from matchmaking.models import QueueEntry
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+FORM = {
+    "preset": "classic",
+    "num_players": "2",
+    "time_control": "2m",
+    "fill_after": "never",
+    "bot_level": "rules",
+}
+
+
+def logged_in(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_lobby_has_the_play_now_form() -> None:
+    body = logged_in(UserFactory()).get(reverse("games:lobby")).content.decode()
+    assert 'id="play-now"' in body
+    assert f'action="{reverse("matchmaking:play")}"' in body
+    assert 'name="fill_after"' in body and "after 30 seconds" in body and "never: people only" in body
+
+
+def test_a_visitor_is_asked_to_log_in() -> None:
+    body = Client().get(reverse("matchmaking:play")).content.decode()
+    assert "Log in" in body and 'name="preset"' not in body
+    response = Client().post(reverse("matchmaking:play"), FORM)
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert not QueueEntry.objects.exists()
+
+
+def test_pressing_play_now_waits_then_the_second_player_goes_straight_to_the_game() -> None:
+    alice, bob = UserFactory.create_batch(2)
+    alice_client, bob_client = logged_in(alice), logged_in(bob)
+    response = alice_client.post(reverse("matchmaking:play"), FORM)
+    assert response.status_code == 302 and response["Location"] == reverse("matchmaking:play")
+    page = alice_client.get(reverse("matchmaking:play")).content.decode()
+    assert "Looking for players: Podkidnoy (classic throw-in), 2 players, live: 2 minutes a move." in page
+    assert "Nobody else yet." in page
+    assert f'data-live-channel="user-{alice.pk}"' in page
+    assert "Stop waiting" in page
+    # The lobby shows Bob that one player waits for that game.
+    lobby = bob_client.get(reverse("games:lobby")).content.decode()
+    assert "1 waiting: Podkidnoy (classic throw-in), 2 players, live: 2 minutes a move" in lobby
+
+    response = bob_client.post(reverse("matchmaking:play"), FORM)
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("games:detail", args=[game.pk])
+    # Alice's waiting block, refreshed by her stream or her poll, sends her page to the game.
+    refresh = alice_client.get(reverse("matchmaking:status"), headers={"HX-Request": "true"})
+    assert refresh.status_code == 200
+    assert refresh["HX-Redirect"] == reverse("games:detail", args=[game.pk])
+    assert alice_client.get(reverse("matchmaking:play"))["Location"] == reverse(
+        "games:detail", args=[game.pk]
+    )
+
+
+def test_the_waiting_page_lists_who_waits_with_you_and_whether_they_are_online() -> None:
+    alice, bob = UserFactory.create_batch(2)
+    three = {**FORM, "num_players": "3"}
+    logged_in(alice).post(reverse("matchmaking:play"), three)
+    bob_client = logged_in(bob)
+    bob_client.post(reverse("matchmaking:play"), three)
+    page = bob_client.get(reverse("matchmaking:status")).content.decode()
+    assert alice.username in page and "online" in page
+    assert "1 more player needed" in page
+    assert "People only: no computer players" in page
+
+
+def test_leaving_by_the_form() -> None:
+    alice = UserFactory()
+    client = logged_in(alice)
+    client.post(reverse("matchmaking:play"), FORM)
+    response = client.post(reverse("matchmaking:leave"), {"next": reverse("games:lobby")})
+    assert response.status_code == 302 and response["Location"] == reverse("games:lobby")
+    assert not QueueEntry.objects.exists()
+    page = client.get(reverse("games:lobby")).content.decode()
+    assert "You stopped waiting for a game." in page
+    # Leaving again: a message, nothing else; an outside "next" is not followed.
+    response = client.post(reverse("matchmaking:leave"), {"next": "https://example.com/"})
+    assert response["Location"] == reverse("matchmaking:play")
+    assert "You are not waiting for a game." in client.get(response["Location"]).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("preset", "nonsense"), ("num_players", "9"), ("time_control", "5m"), ("fill_after", "soon")],
+)
+def test_a_bad_form_is_a_400_with_the_form_and_changes_nothing(field: str, value: str) -> None:
+    client = logged_in(UserFactory())
+    response = client.post(reverse("matchmaking:play"), {**FORM, field: value})
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+    assert not QueueEntry.objects.exists()
+
+
+def test_rules_that_do_not_seat_that_many_are_refused_with_the_engines_words() -> None:
+    client = logged_in(UserFactory())
+    response = client.post(reverse("matchmaking:play"), {**FORM, "preset": "durak24", "num_players": "6"})
+    assert response.status_code == 400
+    assert 'class="errorlist' in response.content.decode()
+    assert not QueueEntry.objects.exists()
