@@ -125,6 +125,24 @@ class Rating(models.Model):
     def __str__(self) -> str:
         return f"{self.user_id} {self.mode}/{self.players}: {self.ordinal:.1f}"
 
+    #: A rating is provisional while it has fewer games than this behind it ...
+    PROVISIONAL_GAMES = 10
+    #: ... or while its uncertainty is still above this (openskill starts every player at 25/3,
+    #: about 8.3; ten two-player games bring it to about 6.4).
+    PROVISIONAL_SIGMA = 6.5
+
+    @property
+    def provisional(self) -> bool:
+        """Too few games for the number to mean much: shown marked, and listed apart on the
+        leaderboard (after one game a player reads -1.8 +/- 24.2).
+
+        >>> Rating(mu=22.4, sigma=8.07, ordinal=-1.8, games=1).provisional
+        True
+        >>> Rating(mu=30.3, sigma=6.4, ordinal=11.1, games=10).provisional
+        False
+        """
+        return self.games < self.PROVISIONAL_GAMES or self.sigma > self.PROVISIONAL_SIGMA
+
 
 class RatingChange(models.Model):
     """A rating after one game: the rating history."""

@@ -11,7 +11,7 @@ from games.selectors import share_link_game_ids
 from moderation.roles import moderator_required
 
 from . import selectors
-from .models import Mode
+from .models import Mode, Rating
 
 PLAYER_COUNTS = [2, 3, 4, 5, 6]
 
@@ -74,7 +74,16 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         (rating, selectors.rating_uncertainty(rating))
         for rating in selectors.leaderboard(mode=mode, players=players)
     ]
-    context = {"rows": rows, "mode": mode, "players": players, "modes": Mode.choices, "counts": PLAYER_COUNTS}
+    # Provisional ratings (too few games to mean much) are listed apart, below the others.
+    context = {
+        "rows": [row for row in rows if not row[0].provisional],
+        "provisional_rows": [row for row in rows if row[0].provisional],
+        "provisional_games": Rating.PROVISIONAL_GAMES,
+        "mode": mode,
+        "players": players,
+        "modes": Mode.choices,
+        "counts": PLAYER_COUNTS,
+    }
     return render(request, "stats/leaderboard.html", context)
 
 

@@ -17,6 +17,22 @@ def decimal(value: float | None) -> str:
 
 
 @register.filter
+def rating_number(value: float | None, provisional: bool = False) -> str:
+    """A rating for reading: one decimal, a true minus sign; a whole number while provisional
+    (its last digits mean nothing yet).
+
+    >>> rating_number(-1.84, True), rating_number(11.06), rating_number(None)
+    ('\u22122', '11.1', '\u2013')
+    """
+    if value is None:
+        return "\u2013"
+    text = f"{value:.0f}" if provisional else f"{value:.1f}"
+    if text.lstrip("-").strip("0.") == "":
+        text = text.lstrip("-")  # no "-0"
+    return text.replace("-", "\u2212")
+
+
+@register.filter
 def ordinal_place(place: int) -> str:
     """1st, 2nd, 3rd, 4th in English; 1-м, 2-м in Russian ("вышел 2-м")."""
     if (get_language() or "en").startswith("en"):
