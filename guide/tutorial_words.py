@@ -1,4 +1,5 @@
-"""The tutorial in words: what just happened, what you may do now and why, in the active language.
+"""The tutorial in words: what just happened (the real table's sentences, ``games.words``), what you
+may do now and why, in the active language.
 
 Everything here describes the engine's actions and events; what is legal comes from the engine.
 """
@@ -6,148 +7,40 @@ Everything here describes the engine's actions and events; what is legal comes f
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from django.utils.translation import gettext, ngettext, pgettext
+from django.utils.translation import gettext
 
-import durak
-from durak.cards import RED_SUITS
-from games.presentation import card_name
+from games import words
+from games.presentation import ActionButton, action_button
 
 from .tutorial import MAIN_LINE, OPPONENT, YOU, Step, Tutorial, token_of
 
-TRUMP_NAMES = {
-    "S": lambda: pgettext("trump suit", "spades ♠"),
-    "H": lambda: pgettext("trump suit", "hearts ♥"),
-    "D": lambda: pgettext("trump suit", "diamonds ♦"),
-    "C": lambda: pgettext("trump suit", "clubs ♣"),
-}
 
-
-def trump_name(suit: str | None) -> str:
-    return TRUMP_NAMES[suit]() if suit else pgettext("trump suit", "none")
-
-
-@dataclass(frozen=True)
-class Card:
-    code: str
-    text: str
-    name: str
-    red: bool
-
-
-def card(code: str) -> Card:
-    return Card(
-        code=code, text=durak.pretty(code), name=card_name(code), red=durak.card_suit(code) in RED_SUITS
-    )
+#: How the tutorial's sentences name its scripted opponent (the table says "you" for you).
+def names() -> dict[int, str]:
+    return {OPPONENT: gettext("your opponent")}
 
 
 def cards_text(codes: list[str]) -> str:
-    return " ".join(durak.pretty(code) for code in codes)
+    return words.cards_text(codes)
 
 
-def action_label(action: dict[str, Any]) -> str:
-    """A button's label for one of your legal actions."""
-    kind = action["type"]
-    if kind == "attack":
-        return pgettext("tutorial", "Attack with %(cards)s") % {"cards": cards_text(action["cards"])}
-    if kind == "throw":
-        return pgettext("tutorial", "Throw in %(card)s") % {"card": durak.pretty(action["card"])}
-    if kind == "defend":
-        return pgettext("tutorial", "Beat %(target)s with %(card)s") % {
-            "target": durak.pretty(action["target"]),
-            "card": durak.pretty(action["card"]),
-        }
-    if kind == "transfer":
-        return pgettext("tutorial", "Transfer with %(card)s") % {"card": durak.pretty(action["card"])}
-    if kind == "take":
-        return pgettext("tutorial", "Take the cards (beru)")
-    if kind == "pass":
-        return pgettext("tutorial", "Pass: nothing more from me")
-    if kind == "swap_trump":
-        return pgettext("tutorial", "Swap the trump card")
-    return str(kind)
-
-
-def _move_line(step: Step) -> str:
-    action, you = step.action, step.player == YOU
-    kind = action["type"]
-    if kind == "attack":
-        cards = cards_text(action["cards"])
-        return (
-            gettext("You attack with %(cards)s.") if you else gettext("Your opponent attacks with %(cards)s.")
-        ) % {"cards": cards}
-    if kind == "throw":
-        card_text = durak.pretty(action["card"])
-        return (
-            gettext("You throw in %(card)s.") if you else gettext("Your opponent throws in %(card)s.")
-        ) % {"card": card_text}
-    if kind == "defend":
-        values = {"target": durak.pretty(action["target"]), "card": durak.pretty(action["card"])}
-        return (
-            gettext("You beat %(target)s with %(card)s.")
-            if you
-            else gettext("Your opponent beats %(target)s with %(card)s.")
-        ) % values
-    if kind == "transfer":
-        card_text = durak.pretty(action["card"])
-        return (
-            gettext("You transfer with %(card)s.")
-            if you
-            else gettext("Your opponent transfers with %(card)s.")
-        ) % {"card": card_text}
-    if kind == "take":
-        return (
-            gettext("You take the cards.")
-            if you
-            else gettext("Your opponent says “beru”: they take the cards.")
-        )
-    if kind == "pass":
-        return gettext("You pass.") if you else gettext("Your opponent passes.")
-    if kind == "swap_trump":
-        return gettext("You swap the trump card.") if you else gettext("Your opponent swaps the trump card.")
-    return str(kind)
-
-
-def _event_line(event: dict[str, Any]) -> str | None:
-    kind = event["type"]
-    if kind == "bout_end" and event.get("result") == "beaten":
-        return gettext("Bito: the bout is beaten off and its cards go to the discard.")
-    if kind == "drew":
-        count = event["count"]
-        if event["player"] == YOU:
-            line = ngettext("You draw %(count)s card.", "You draw %(count)s cards.", count) % {"count": count}
-        else:
-            line = ngettext(
-                "Your opponent draws %(count)s card.", "Your opponent draws %(count)s cards.", count
-            ) % {"count": count}
-        if event.get("face_up"):
-            line += " " + gettext("The last one is the face-up trump, %(card)s.") % {
-                "card": durak.pretty(event["face_up"])
-            }
-        return line
-    if kind == "out":
-        return gettext("You have no cards left: you are out!") if event["player"] == YOU else None
-    return None
+def _step_lines(step: Step) -> list[str]:
+    """A move and what it led to, in the real table's words (``games.words``)."""
+    lines = [words.move_sentence(step.action, me=YOU, names=names(), position=step.player)]
+    lines += words.event_sentences(step.events, me=YOU, names=names())
+    return [words.capfirst(line) for line in lines if line]
 
 
 def history(tutorial: Tutorial) -> list[str]:
     """Every move so far and what it led to, in order."""
-    lines = []
-    for step in tutorial.steps:
-        lines.append(_move_line(step))
-        lines.extend(line for event in step.events if (line := _event_line(event)))
-    return lines
+    return [line for step in tutorial.steps for line in _step_lines(step)]
 
 
 def latest(tutorial: Tutorial) -> list[str]:
     """What happened since your last move (your move included)."""
     start = max((i for i, step in enumerate(tutorial.steps) if step.player == YOU), default=0)
-    lines = []
-    for step in tutorial.steps[start:]:
-        lines.append(_move_line(step))
-        lines.extend(line for event in step.events if (line := _event_line(event)))
-    return lines
+    return [line for step in tutorial.steps[start:] for line in _step_lines(step)]
 
 
 #: What the tutorial says before each move of the main line (the index is the number of your moves).
@@ -227,14 +120,29 @@ def outcome(tutorial: Tutorial) -> str:
     return gettext("Nobody holds any cards: a draw, there is no fool.")
 
 
-def tokens_for_buttons(tutorial: Tutorial) -> list[tuple[str, str, bool]]:
-    """(label, the moves after this action, suggested) for each of your legal actions."""
-    buttons = []
+@dataclass(frozen=True)
+class TutorialButton:
+    """One of your legal actions as the real table labels it (``games.presentation``), the moves
+    after it, and whether the tutorial suggests it."""
+
+    button: ActionButton
+    moves: str
+    suggested: bool
+
+
+def buttons(tutorial: Tutorial) -> list[TutorialButton]:
+    view = tutorial.game.view(YOU)
+    found = []
     for action in tutorial.legal_actions():
         token = token_of(action)
-        moves = ",".join([*tutorial.moves, token])
-        buttons.append((action_label(action), moves, token == tutorial.suggested))
-    return buttons
+        found.append(
+            TutorialButton(
+                button=action_button(action, view),
+                moves=",".join([*tutorial.moves, token]),
+                suggested=token == tutorial.suggested,
+            )
+        )
+    return found
 
 
 def progress(tutorial: Tutorial) -> tuple[int, int]:

@@ -13,9 +13,10 @@ from django.views.decorators.http import require_GET
 
 import durak
 from durak_site import engine_text
+from games.presentation import build_table
 
 from . import presentation, tutorial_words
-from .tutorial import OPPONENT, YOU, Tutorial
+from .tutorial import YOU, Tutorial
 
 #: A section of a rules text and its heading, for the page's table of contents.
 SECTION = re.compile(r'<section id="([\w-]+)"[^>]*>\s*<h2[^>]*>(.*?)</h2>', re.DOTALL)
@@ -81,22 +82,23 @@ def tutorial(request: HttpRequest) -> HttpResponse:
             else gettext("That move is not possible now.")
         )
     step, steps = tutorial_words.progress(state)
+    last = state.steps[-1] if state.steps else None
+    # The real table's words and cards (``games.presentation``), from your view of the game.
+    table = build_table(
+        view,
+        tutorial_words.names(),
+        YOU,
+        last_action=last.action if last else None,
+        last_position=last.player if last else None,
+    )
+    buttons = tutorial_words.buttons(state)
     context = {
-        "hand": [tutorial_words.card(code) for code in view["hand"]],
-        "opponent_cards": range(view["hand_sizes"][OPPONENT]),
-        "opponent_count": view["hand_sizes"][OPPONENT],
-        "table": [
-            (tutorial_words.card(attack), tutorial_words.card(defence) if defence else None)
-            for attack, defence in view["table"]
-        ],
-        "trump_card": tutorial_words.card(view["trump_card"]) if view["trump_card"] else None,
-        "trump_suit": tutorial_words.trump_name(view["trump"]),
-        "stock_size": view["stock_size"],
-        "discard_size": view["discard_size"],
+        "table": table,
+        "play_buttons": [b for b in buttons if b.button.cards],
+        "other_buttons": [b for b in buttons if not b.button.cards],
         "tip": tutorial_words.tip(state),
         "latest": tutorial_words.latest(state),
         "history": tutorial_words.history(state),
-        "buttons": tutorial_words.tokens_for_buttons(state),
         "moves": ",".join(state.moves),
         "error": error,
         "over": state.game.over,
