@@ -218,6 +218,12 @@ ROUTES: dict[str, Route] = {
         anonymous_private=LOGIN,
         why="a stranger writes in the spectators' channel only",
     ),
+    # Play now (matchmaking/): the caller's own place in the queue; who waits for what is public
+    "matchmaking:play": Route("GET", why="the form, or the caller's own place in the queue"),
+    "matchmaking:status": Route("GET", why="the caller's own place; counts of who waits and who is online"),
+    "matchmaking:leave": Route(
+        "POST", anonymous=LOGIN, stranger=REDIRECT, why="leaves the caller's own place only"
+    ),
     # Notifications (notifications/)
     "notifications:list": Route("GET", anonymous=LOGIN, why="the caller's own"),
     "notifications:read": Route(
@@ -274,7 +280,20 @@ ROUTES: dict[str, Route] = {
         why="moderators only, as the admin: anonymous to the site's log-in, anyone else 403",
     ),
     "series:detail": Route("GET", lambda w: [({"series_id": w.series_id}, "")]),
-    "series:play_again": Route(
+    "series:rematch": Route("GET", finished, private=private),
+    "series:rematch_offer": Route(
+        "POST",
+        finished,
+        lambda w: {"games_agreed": "3"},
+        anonymous=LOGIN,
+        stranger=PAGE_REFUSED,
+        private=private,
+        anonymous_private=LOGIN,
+    ),
+    "series:rematch_accept": Route(
+        "POST", finished, anonymous=LOGIN, stranger=PAGE_REFUSED, private=private, anonymous_private=LOGIN
+    ),
+    "series:rematch_decline": Route(
         "POST", finished, anonymous=LOGIN, stranger=PAGE_REFUSED, private=private, anonymous_private=LOGIN
     ),
     "replays:replay": Route(
@@ -307,6 +326,7 @@ ROUTES: dict[str, Route] = {
         "POST", anonymous=API_ANONYMOUS, api=True, why="revokes the caller's own tokens only"
     ),
     "api:me": Route("GET", anonymous=API_ANONYMOUS, api=True, why="the caller's own"),
+    "api:queue": Route("GET", anonymous=API_ANONYMOUS, api=True, why="the caller's own place in the queue"),
     "api:games": Route(
         "GET",
         lambda w: [({}, ""), ({}, "open_to_join=true"), ({}, "mine=true")],
@@ -347,6 +367,34 @@ ROUTES: dict[str, Route] = {
         "POST",
         running,
         api_move,
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({403}),
+        api=True,
+        private=private,
+        anonymous_private=API_ANONYMOUS,
+    ),
+    "api:rematch_offer": Route(
+        "POST",
+        finished,
+        lambda w: {"games_agreed": 3},
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({403}),
+        api=True,
+        private=private,
+        anonymous_private=API_ANONYMOUS,
+    ),
+    "api:rematch_accept": Route(
+        "POST",
+        finished,
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({403}),
+        api=True,
+        private=private,
+        anonymous_private=API_ANONYMOUS,
+    ),
+    "api:rematch_decline": Route(
+        "POST",
+        finished,
         anonymous=API_ANONYMOUS,
         stranger=frozenset({403}),
         api=True,

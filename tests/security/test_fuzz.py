@@ -55,7 +55,7 @@ FORM_FIELDS: dict[str, list[str]] = {
     "chat:post": ["text"],
     "notifications:read": ["open"],
     "notifications:settings": [*PreferencesForm().fields, *TimeZoneForm().fields],
-    "series:play_again": ["games_agreed"],
+    "series:rematch_offer": ["games_agreed"],
     "set_language": ["language", "next"],
     "account_login": ["login", "password", "remember"],
     "account_signup": ["username", "email", "password1", "password2"],

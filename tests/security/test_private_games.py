@@ -89,7 +89,10 @@ CALLS: dict[str, Callable[[Game], list[Call]]] = {
     "games:join_link": lambda g: [Call("GET")],  # pointed at a wrong token, see _url
     "chat:log": _markers,
     "chat:post": lambda g: [Call("POST", data={"text": "hello from outside"})],
-    "series:play_again": lambda g: [Call("POST", data={"games_agreed": "3"})],
+    "series:rematch": lambda g: [Call("GET"), Call("GET", "state=none")],
+    "series:rematch_offer": lambda g: [Call("POST", data={"games_agreed": "3"})],
+    "series:rematch_accept": lambda g: [Call("POST")],
+    "series:rematch_decline": lambda g: [Call("POST")],
     "replays:replay": lambda g: [Call("GET"), Call("GET", "step=1")],
     "replays:export": lambda g: [Call("GET")],
     "api:game": lambda g: [Call("GET", api=True)],
@@ -97,6 +100,9 @@ CALLS: dict[str, Callable[[Game], list[Call]]] = {
     "api:leave": lambda g: [Call("POST", api=True)],
     "api:start": lambda g: [Call("POST", api=True)],
     "api:actions": lambda g: [Call("POST", data=_action(g, api=True), api=True)],
+    "api:rematch_offer": lambda g: [Call("POST", data={"games_agreed": 3}, api=True)],
+    "api:rematch_accept": lambda g: [Call("POST", api=True)],
+    "api:rematch_decline": lambda g: [Call("POST", api=True)],
     "api:moves": lambda g: [Call("GET", api=True)],
     "api:wait": lambda g: [Call("GET", f"version={g.version}", api=True)],
 }

@@ -1,4 +1,5 @@
-""" "Play again" from a finished game's page: one next game even if both players click."""
+""" "Play again" is a rematch by consent: from a finished game's page, one next game even if
+both players click, and only once both have agreed."""
 
 import pytest
 from django.test import Client
@@ -12,7 +13,7 @@ from .helpers import play_script
 pytestmark = pytest.mark.django_db
 
 
-def test_play_again_from_the_game_page_makes_one_next_game() -> None:
+def test_a_rematch_from_the_game_page_makes_one_next_game() -> None:
     game, users = started_game(deal=SHORT_DEAL)
     play_script(
         game,
@@ -28,11 +29,16 @@ def test_play_again_from_the_game_page_makes_one_next_game() -> None:
         client.force_login(user)
         clients.append(client)
     page = clients[0].get(f"/games/{game.pk}/").content.decode()
-    assert f'action="/games/{game.pk}/play-again/"' in page and f"/games/{game.pk}/replay/" in page
-    first = clients[0].post(f"/games/{game.pk}/play-again/", {"games_agreed": "3"})
-    second = clients[1].post(f"/games/{game.pk}/play-again/")
-    assert first.status_code == second.status_code == 302 and first["Location"] == second["Location"]
-    following = Game.objects.get(pk=int(first["Location"].strip("/").split("/")[-1]))
+    assert f'action="/games/{game.pk}/rematch/offer/"' in page and f"/games/{game.pk}/replay/" in page
+    assert "play-again" not in page
+    assert clients[0].post(f"/games/{game.pk}/rematch/offer/", {"games_agreed": "3"}).status_code == 302
+    assert Game.objects.count() == 1  # nobody is seated before they agree
+    # Both click "accept" (the offerer has accepted by offering): one next game.
+    first = clients[1].post(f"/games/{game.pk}/rematch/accept/")
+    second = clients[0].post(f"/games/{game.pk}/rematch/accept/")
+    assert first.status_code == second.status_code == 302
+    assert Game.objects.count() == 2
+    following = Game.objects.exclude(pk=game.pk).get()
     assert following.status == Game.Status.ACTIVE and following.dealer == 0 and not following.first_game
     assert [s.user for s in following.seats.order_by("position")] == users
     entry = SeriesGame.objects.get(game=following)
@@ -40,5 +46,5 @@ def test_play_again_from_the_game_page_makes_one_next_game() -> None:
     series_page = Client().get(f"/series/{entry.series_id}/").content.decode()
     assert "1 of 3 played" in series_page
     outsider = Client()
-    assert outsider.post(f"/games/{game.pk}/play-again/").status_code == 302  # to the log-in page
+    assert outsider.post(f"/games/{game.pk}/rematch/offer/").status_code == 302  # to the log-in page
     assert SeriesGame.objects.count() == 2
