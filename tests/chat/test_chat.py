@@ -203,3 +203,12 @@ def test_chat_log_queries_do_not_grow_with_messages(count: int, django_assert_ma
     with django_assert_max_num_queries(7):
         page = log(client, game).content.decode()
     assert f"message {count - 1}" in page
+
+
+def test_the_report_link_is_the_chats_own_word_in_russian() -> None:
+    """The moderation catalogue's "report" (a noun, «жалоба», which comes first) is another word."""
+    game, users = started_game(deal=LONGER_DEAL)
+    assert post(client_for(users[0]), game, "hi").status_code == 200
+    bob = client_for(users[1])
+    page = bob.get(reverse("chat:log", args=[game.pk]), headers={**HTMX, "accept-language": "ru"})
+    assert ">пожаловаться</a>" in page.content.decode()

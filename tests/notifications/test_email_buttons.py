@@ -1,0 +1,66 @@
+"""Every notification e-mail's main button says what its text part says, in the reader's language.
+
+The HTML part's button and the text part's "Open the game:" line are one phrase. In Russian the
+button read «Создать игру» (the lobby's create button, same msgid "Open the game" in the games
+catalogue, which comes first) while the text part read «Открыть игру».
+"""
+
+import re
+from datetime import timedelta
+from email.message import EmailMessage
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+
+from games import services as games
+from games.models import Seat
+from notifications import services as notification_services
+from notifications.models import Kind, Notification
+from tests.factories import LONGER_DEAL, GameFactory, UserFactory
+
+from .conftest import Mailbox
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BUTTON = re.compile(r'<a href="https://durak\.example/games/\d+/" style="font-weight: bold">([^<]*)</a>')
+
+
+SUBJECT = {"ru": "Ваш ход", "en": "Your move"}
+
+
+def params_of(kind: str, game_id: int) -> dict[str, object]:
+    deadline = (timezone.now() + timedelta(hours=5)).isoformat()
+    return {
+        Kind.GAME_STARTED: {"game": game_id},
+        Kind.INVITED: {"game": game_id, "by": "boris", "preset": "classic"},
+        Kind.GAME_FINISHED: {"game": game_id, "result": "not_fool", "how": "", "fool": "boris"},
+        Kind.TIME_LOW: {"game": game_id, "deadline": deadline, "share": 90},
+    }[kind]
+
+
+def button_and_line(message: EmailMessage) -> tuple[str, str]:
+    text = message.get_body(preferencelist=("plain",))
+    html = message.get_body(preferencelist=("html",))
+    assert text is not None and html is not None
+    [button] = BUTTON.findall(html.get_content())
+    [line] = [line for line in text.get_content().splitlines() if "https://durak.example/games/" in line]
+    return button, line.split(" https://")[0]
+
+
+@pytest.mark.parametrize(("language", "words"), [("ru", "Открыть игру"), ("en", "Open the game")])
+@pytest.mark.parametrize("kind", list(Kind))
+def test_the_main_button_reads_as_the_text_part(smtp: Mailbox, kind: str, language: str, words: str) -> None:
+    # Two readers of the language start a game with a clock: the one to move gets "your move"
+    # from the game itself; every other kind is then written for that reader, still due.
+    game = GameFactory(creator=UserFactory(language=language), deal=LONGER_DEAL, move_time=timedelta(hours=5))
+    games.game_join(user=UserFactory(language=language), game_id=game.pk)
+    reader = Seat.objects.select_related("user").get(game=game, awaiting_move=True).user
+    if kind != Kind.YOUR_MOVE:
+        Notification.objects.filter(user=reader).update(read_at=timezone.now())
+        smtp.messages.clear()
+        with transaction.atomic():
+            notification_services.notify(user=reader, kind=kind, params=params_of(kind, game.pk), game=game)
+    [message] = smtp.to(reader.email, subject_part="" if kind != Kind.YOUR_MOVE else SUBJECT[language])
+    button, line = button_and_line(message)
+    assert (button, line) == (words, f"{words}:")
