@@ -10,13 +10,15 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 import durak
+from durak.rules import ADDED_LATER, MAX_CLAIM_DAYS
 from games.forms import OPTION_INT_MAX
+from games.leaving import claim_of
 from games.models import CORRESPONDENCE_FROM, Game, Move, Seat
 from games.selectors import GameView
 from games.services import MAX_MOVE_TIME, MIN_MOVE_TIME
 from series.selectors import rematch_state
 
-from .schema import BOUT_RESULTS, SEAT_RESULTS
+from .schema import BOUT_RESULTS, END_REASONS, SEAT_RESULTS
 
 CARD_PATTERN = r"^(?:[2-9]|10|[JQKA])[SHDC]$"
 #: The largest version a game can have (``Game.version`` is a PostgreSQL ``integer``).
@@ -33,11 +35,16 @@ def card_field(**kwargs: Any) -> serializers.RegexField:
 
 def _option_field(option: dict[str, Any], *, required: bool) -> serializers.Field[Any, Any, Any, Any]:
     common: dict[str, Any] = {"required": required, "help_text": option.get("help") or ""}
+    if required and option["name"] in ADDED_LATER:
+        # Rules stored before the option existed lack it: they play its default.
+        common = {"default": ADDED_LATER[option["name"]], "help_text": common["help_text"]}
     kind = option["type"]
     if kind == "bool":
         return serializers.BooleanField(**common)
     if kind == "int":
-        return serializers.IntegerField(min_value=0, max_value=OPTION_INT_MAX, **common)
+        # Days before a claim may go up to a year; every other count stays within the largest deck.
+        most = MAX_CLAIM_DAYS if option["name"] == "claim_after_days" else OPTION_INT_MAX
+        return serializers.IntegerField(min_value=0, max_value=most, **common)
     if kind == "optional_int":
         return serializers.IntegerField(allow_null=True, min_value=0, max_value=OPTION_INT_MAX, **common)
     if kind == "choice":
@@ -167,9 +174,20 @@ class TimeoutActionSerializer(_Action):
 
 
 class ResignActionSerializer(_Action):
-    """Applied by the server when a player walked away (never sent by a client)."""
+    """A player resigned (``POST /api/games/{id}/resign/``), or was suspended; never sent as a
+    move."""
 
     kind = "resign"
+
+
+class ClaimActionSerializer(_Action):
+    """A player claimed a game without a clock that had waited ``waited`` seconds on the others
+    (``POST /api/games/{id}/claim/``); never sent as a move."""
+
+    kind = "claim"
+    waited = serializers.IntegerField(
+        help_text="Seconds the game had waited on the same players, with no move made."
+    )
 
 
 PLAYER_ACTIONS: dict[str, type[_Action]] = {
@@ -190,6 +208,7 @@ LOGGED_ACTIONS: dict[str, type[_Action]] = {
     **PLAYER_ACTIONS,
     "timeout": TimeoutActionSerializer,
     "resign": ResignActionSerializer,
+    "claim": ClaimActionSerializer,
 }
 
 
@@ -266,7 +285,7 @@ class LastBoutSerializer(serializers.Serializer[Any]):
 
 
 class EndSerializer(serializers.Serializer[Any]):
-    reason = serializers.ChoiceField(choices=["cards", "timeout", "resign"])
+    reason = serializers.ChoiceField(choices=END_REASONS)
     player = serializers.IntegerField(allow_null=True, help_text="The fool; null for a draw or a team game.")
     team = serializers.IntegerField(
         allow_null=True, required=False, help_text="The losing team, in team games."
@@ -448,7 +467,7 @@ class GameSummarySerializer(serializers.Serializer[Any]):
 
 
 class ResultSerializer(serializers.Serializer[Any]):
-    reason = serializers.ChoiceField(choices=["cards", "timeout", "resign"])
+    reason = serializers.ChoiceField(choices=END_REASONS)
     loser = serializers.IntegerField(
         allow_null=True, help_text="The fool's seat; null for a draw or a team game."
     )
@@ -506,6 +525,19 @@ class RematchOfferSerializer(serializers.Serializer[Any]):
     )
 
 
+class ClaimSerializer(serializers.Serializer[Any]):
+    """A claim you may make now or later, if nobody moves before (the engine's answer)."""
+
+    possible = serializers.BooleanField(help_text="You may claim the game now.")
+    possible_from = serializers.DateTimeField(help_text="When a claim becomes possible if nobody moves.")
+    waited_since = serializers.DateTimeField(
+        help_text="Since when the game has waited on the same players (its last move)."
+    )
+    against = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The seats the claim is against, the fool first."
+    )
+
+
 class GameDetailSerializer(serializers.Serializer[Any]):
     """A game as one user sees it. Built from ``games.selectors.GameView``."""
 
@@ -532,6 +564,29 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     )
     result = serializers.SerializerMethodField()
     rematch = serializers.SerializerMethodField()
+    claim = serializers.SerializerMethodField()
+
+    @extend_schema_field(
+        ClaimSerializer(
+            allow_null=True,
+            help_text="Your claim of a running game without a clock (POST .../claim/), shown once it "
+            "has waited a day on the others; null otherwise.",
+        )
+    )
+    def get_claim(self, seen: GameView) -> dict[str, Any] | None:
+        found = claim_of(game=seen.game, seat=seen.seat)
+        if found is None:
+            return None
+        return dict(
+            ClaimSerializer(
+                {
+                    "possible": found.possible,
+                    "possible_from": found.possible_from,
+                    "waited_since": found.since,
+                    "against": found.against_seats,
+                }
+            ).data
+        )
 
     @extend_schema_field(TimeControlSerializer(allow_null=True, help_text="null: no time limit."))
     def get_time_control(self, seen: GameView) -> dict[str, Any] | None:
@@ -584,6 +639,15 @@ class GameCreateSerializer(serializers.Serializer[Any]):
     )
     private = serializers.BooleanField(
         required=False, default=False, help_text="Not listed: players join by invitation or share link."
+    )
+
+
+class LeavePostSerializer(serializers.Serializer[Any]):
+    expected_version = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_VERSION,
+        help_text="The game's version you saw: refused (stale_version) if it has moved on since.",
     )
 
 
@@ -655,7 +719,7 @@ class AutomaticEventSerializer(_Event):
 
 class GameOverEventSerializer(_Event):
     kind = "game_over"
-    reason = serializers.ChoiceField(choices=["cards", "timeout", "resign"])
+    reason = serializers.ChoiceField(choices=END_REASONS)
     player = serializers.IntegerField(allow_null=True, help_text="The fool; null for a draw or a team game.")
     team = serializers.IntegerField(
         allow_null=True, required=False, help_text="The losing team, in team games."

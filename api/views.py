@@ -29,6 +29,7 @@ from .serializers import (
     GameCreateSerializer,
     GameDetailSerializer,
     GameSummarySerializer,
+    LeavePostSerializer,
     MoveSerializer,
     RematchOfferSerializer,
     UserSerializer,
@@ -270,3 +271,59 @@ class GameMovesView(generics.GenericAPIView[Move]):
         )
         page = self.paginate_queryset(selectors.game_moves(game_id=game_id))
         return self.get_paginated_response(MoveSerializer(page, many=True).data)
+
+
+# Leaving a running game: resign, or claim a game without a clock that waited too long. Not moves
+# (never in legal_actions): the engine's system actions, each with its own address like join/leave.
+
+
+class _LeaveView(APIView):
+    service: Any = None
+
+    def post(self, request: Request, game_id: int) -> Response:
+        body = LeavePostSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        viewer_game(request, game_id)  # a game the caller may not see: 404, not "no seat"
+        type(self).service(
+            user=caller(request),
+            game_id=game_id,
+            expected_version=body.validated_data.get("expected_version"),
+        )
+        return Response(game_detail_data(request, game_id))
+
+
+def _leave_schema(refused: str) -> Any:
+    return extend_schema(
+        request=LeavePostSerializer,
+        responses={
+            200: GameDetailSerializer,
+            400: OpenApiResponse(ErrorSerializer, description=refused),
+            403: OpenApiResponse(ErrorSerializer, description="You have no seat in this game."),
+            409: OpenApiResponse(
+                ErrorSerializer, description="Stale expected_version, or the game is not running."
+            ),
+            **errors(404),
+        },
+        tags=["games"],
+    )
+
+
+@_leave_schema("The engine refused: you are out of the game already (illegal_move).")
+class GameResignView(_LeaveView):
+    """Resign: the engine's ``resign``; you are the fool at once (in a team game your team
+    loses). Logged in the move log as a ``resign`` by your seat."""
+
+    service = services.player_resign
+
+
+@_leave_schema(
+    "The engine refused the claim (illegal_move): too early, the game waits for you, it has a "
+    "clock, or it waits only for your partner. The game's ``claim`` says when one is possible."
+)
+class GameClaimView(_LeaveView):
+    """Claim a game without a clock that has waited ``rules.claim_after_days`` on the same
+    players with no move made: the engine's ``claim``; those players lose as if they had
+    resigned (the first of them in ``claim.against`` is the fool). Logged as a ``claim`` by your
+    seat, with the seconds waited."""
+
+    service = services.game_claim

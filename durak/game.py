@@ -66,8 +66,10 @@ ACTION_TYPES: Final = (
     "reverse",
 )
 #: Actions the site applies for a player rather than a choice offered to them: ``timeout`` when the
-#: player's time runs out, ``resign`` when they walk away (leave a running game, or are suspended).
-SYSTEM_ACTION_TYPES: Final = ("timeout", "resign")
+#: player's time runs out, ``resign`` when they walk away (leave a running game, or are suspended),
+#: ``claim`` when a player the game does not wait for claims a game without a clock that has waited
+#: too long on the others (:meth:`Game.why_no_claim`).
+SYSTEM_ACTION_TYPES: Final = ("timeout", "resign", "claim")
 #: A player's standing choices, not moves: never in ``legal_actions``, never waited for, accepted
 #: from a player still in the game at any time. ``auto_pass`` (``"on": true`` or ``false``): don't
 #: wait for me to throw in.
@@ -1009,6 +1011,85 @@ class Game:
             raise IllegalAction(gettext_noop("you are out of the game already"))
         self._lose(player, "resign")
 
+    # --- claims ------------------------------------------------------------------------------
+
+    def claim_against(self, player: int) -> list[int]:
+        """Whom a claim by ``player`` would be against: the players the game waits for, in the
+        order it needs their decisions (the defender first, then from the attacker in the
+        direction of play), or none if ``player`` is among them; in a team game only
+        ``player``'s opponents among them. Public facts only.
+
+        >>> game = Game.from_deal(Rules.preset("classic"), [["6S", "7H"], ["8S", "AD"]], ["10C", "9H"])
+        >>> game.claim_against(1), game.claim_against(0)
+        ([0], [])
+        """
+        waiting = self.waiting_for()
+        if player in waiting:
+            return []
+        attacker = self.attacker if self.attacker is not None else player
+
+        def order(p: int) -> tuple[int, int]:
+            return (0 if p == self.defender else 1, (p - attacker) * self.direction % self.players)
+
+        return sorted((p for p in waiting if self._opponents(player, p)), key=order)
+
+    def why_no_claim(self, player: int, *, waited: object, clock: bool = False) -> IllegalAction | None:
+        """Why ``player`` may not claim the game now, or None if they may.
+
+        A claim is for a game without a clock (``clock``: the site's time control; a game with one
+        ends a silence with a timeout) by a player the game does not wait for, once it has waited
+        ``waited`` seconds (the site's count since the last move: the same players all along) and
+        at least the rules' ``claim_after_days``. The players claimed against lose as if they had
+        resigned (:meth:`claim_against`; the first of them is the fool).
+
+        >>> game = Game.from_deal(Rules.preset("classic"), [["6S", "7H"], ["8S", "AD"]], ["10C", "9H"])
+        >>> print(game.why_no_claim(1, waited=86400))
+        the game may be claimed once it has waited 14 days on the same players
+        >>> game.why_no_claim(1, waited=14 * 86400) is None
+        True
+        """
+        if self.over:
+            return IllegalAction(gettext_noop("the game is over"))
+        if clock:
+            return IllegalAction(
+                gettext_noop(
+                    "a game with a clock cannot be claimed: a player who does not move runs out of time"
+                )
+            )
+        if type(waited) is not int or waited < 0:
+            return IllegalAction(gettext_noop("waited is the whole number of seconds the game has waited"))
+        if player in self.waiting_for():
+            return IllegalAction(gettext_noop("the game is waiting for you: it cannot be claimed by you"))
+        if not self.claim_against(player):
+            return IllegalAction(gettext_noop("the game is waiting only for your partner"))
+        if waited < self.rules.claim_after_seconds:
+            return IllegalAction(
+                gettext_noop("the game may be claimed once it has waited {days} days on the same players"),
+                days=self.rules.claim_after_days,
+            )
+        return None
+
+    def claim_wait(self, player: int, *, clock: bool = False) -> int | None:
+        """The seconds of waiting from which ``player`` may claim the game, or None if no wait
+        would let them (the game has a clock, waits for them, or only for their partner).
+
+        >>> rules = Rules.preset("classic", claim_after_days=3)
+        >>> game = Game.from_deal(rules, [["6S", "7H"], ["8S", "AD"]], ["10C", "9H"])
+        >>> game.claim_wait(1), game.claim_wait(0), game.claim_wait(1, clock=True)
+        (259200, None, None)
+        """
+        wait = self.rules.claim_after_seconds
+        return None if self.why_no_claim(player, waited=wait, clock=clock) is not None else wait
+
+    def _apply_claim(self, player: int, action: Action) -> None:
+        clock = action.get("clock", False)
+        if type(clock) is not bool:
+            raise IllegalAction(gettext_noop("clock is true for a game with a clock, else false"))
+        refusal = self.why_no_claim(player, waited=action["waited"], clock=clock)
+        if refusal is not None:
+            raise refusal
+        self._lose(self.claim_against(player)[0], "claim")
+
     def _lose(self, player: int, reason: str) -> None:
         """End the game at once with ``player`` as the fool (out of time, or walked away); in a
         team game their team loses."""
@@ -1201,7 +1282,7 @@ class Game:
         A state of format 1 (stored before public throw-in waiting) is written as it was read:
         without ``"format"``, and with ``"auto_pass"`` only once a player has set it.
         """
-        data: dict[str, Any] = {"rules": self.rules.to_dict()}
+        data: dict[str, Any] = {"rules": self.rules.to_dict(stored=True)}
         for name in _STATE_FIELDS:
             data[name] = copy.deepcopy(getattr(self, name))
         data["passed"] = sorted(self.passed)
@@ -1304,6 +1385,8 @@ _ACTION_FIELDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     "auto_pass": _fields("on"),
     "timeout": _fields(),
     "resign": _fields(),
+    # ``clock`` (optional, true for a game with a clock) is the site's public fact; never logged.
+    "claim": (frozenset({"waited"}), frozenset({"type", "player", "waited", "clock"})),
 }
 _HANDLERS: Final[dict[str, Callable[[Game, int, Action], None]]] = {
     kind: getattr(Game, f"_apply_{kind}") for kind in _ACTION_FIELDS

@@ -127,6 +127,13 @@ class Rules:
         ),
         ("fool", "auto"),
     )
+    claim_after_days: int = _option(
+        14,
+        gettext_noop(
+            "In a game without a clock: the days the game must wait on the same players, with no "
+            "move made, before the others may claim it (those it waits on lose as if they had resigned)"
+        ),
+    )
 
     def __post_init__(self) -> None:
         if isinstance(self.enchanted, (list, tuple, set, frozenset)):
@@ -163,6 +170,11 @@ class Rules:
             raise RulesError(gettext_noop("max_attack must be at least 1"))
         if self.opening_limit is not None and self.opening_limit < 1:
             raise RulesError(gettext_noop("opening_limit must be at least 1"))
+        if not 1 <= self.claim_after_days <= MAX_CLAIM_DAYS:
+            raise RulesError(
+                gettext_noop("the days before a game may be claimed must be from 1 to {most}"),
+                most=MAX_CLAIM_DAYS,
+            )
         if self.enchanted and self.deck_size != 36:
             raise RulesError(gettext_noop("enchanted cards are played with the 36-card deck"))
 
@@ -213,6 +225,11 @@ class Rules:
             return 4
         return min(6, self.deck_size // self.hand_size)
 
+    @property
+    def claim_after_seconds(self) -> int:
+        """How long a game without a clock waits on the same players before it may be claimed."""
+        return self.claim_after_days * 86400
+
     def player_counts(self) -> list[int]:
         """Every number of players these rules can be played with."""
         counts = range(self.min_players, self.max_players + 1)
@@ -239,9 +256,22 @@ class Rules:
                 players=players,
             )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, stored: bool = False) -> dict[str, Any]:
+        """Every option as JSON data. ``stored``: the copy a game's stored state keeps, without the
+        options added after states were first stored while they hold their default, so that an
+        old state reads and writes back the same (and replaying an old game gives its state).
+
+        >>> "claim_after_days" in Rules().to_dict(), "claim_after_days" in Rules().to_dict(stored=True)
+        (True, False)
+        >>> Rules(claim_after_days=3).to_dict(stored=True)["claim_after_days"]
+        3
+        """
         data = dataclasses.asdict(self)
         data["enchanted"] = list(self.enchanted)
+        if stored:
+            for name, default in ADDED_LATER.items():
+                if data[name] == default:
+                    del data[name]
         return data
 
     @classmethod
@@ -280,6 +310,10 @@ class Rules:
 
 
 _OPTIONAL_INTS: Final = frozenset({"max_attack", "opening_limit"})
+#: Options added after game states were first stored, with their defaults (``to_dict(stored=True)``).
+ADDED_LATER: Final[dict[str, Any]] = {"claim_after_days": 14}
+#: The most days a game without a clock can be set to wait before it may be claimed.
+MAX_CLAIM_DAYS: Final = 365
 _TYPES: Final[dict[str, type]] = {
     spec.name: (int if spec.name in _OPTIONAL_INTS else type(spec.default))
     for spec in dataclasses.fields(Rules)

@@ -720,3 +720,93 @@ def game_settle_stalled(*, game_id: int) -> Seat:
     if game.version == version:
         raise IllegalMove(_("The rules engine refused the timeout for this player."))
     return seat
+
+
+# Leaving a running game: a player resigns, or claims a game without a clock that has waited too
+# long on the others. Both are the engine's system actions, chosen by the player (so the Move row
+# names their seat), and take the locks of a move: the game row, then its seats.
+
+
+def waited_since(game: Game, last_move_at: datetime | None) -> datetime | None:
+    """Since when ``game`` has waited on the same players: its last move (a move is the only
+    thing that changes whom it waits for; ``last_move_at``, None before the first), else the
+    deal. None for a game that is not running."""
+    if game.status != Game.Status.ACTIVE:
+        return None
+    return last_move_at or game.started_at
+
+
+def _last_move_at(game: Game) -> datetime | None:
+    return game.moves.order_by("-seq").values_list("created_at", flat=True).first()
+
+
+def _leave_locked(
+    *, user: User, game_id: int, expected_version: int | None
+) -> tuple[Game, list[Seat], Seat, durak.Game]:
+    game = _lock_game(game_id)
+    if game.status != Game.Status.ACTIVE:
+        raise WrongStatus(_("This game is not being played."))
+    if expected_version is not None and game.version != expected_version:
+        raise StaleVersion(_("The game has moved on since you looked; here is the current table."))
+    seats = list(game.seats.select_related("user"))
+    seat = next((seat for seat in seats if seat.user_id == user.pk), None)
+    if seat is None:
+        raise NotAllowed(_("You have no seat in this game."))
+    assert game.state is not None
+    return game, seats, seat, durak.Game.from_dict(game.state)
+
+
+def _apply_leave(
+    game: Game, seats: list[Seat], seat: Seat, engine: durak.Game, action: dict[str, Any]
+) -> None:
+    try:
+        engine.apply(action)
+    except durak.IllegalAction as error:
+        raise IllegalMove(engine_message(error)) from None
+    Move.objects.create(
+        game=game,
+        seq=game.moves.count() + 1,
+        position=seat.position,
+        action=action,
+        events=list(engine.events),
+    )
+    game.state = engine.to_dict()
+    game.version += 1
+    _sync_seats(game, seats, engine)
+    game.save()
+    _game_changed(game)
+
+
+@transaction.atomic
+def player_resign(*, user: User, game_id: int, expected_version: int | None = None) -> Game:
+    """``user`` resigns their running game: the engine's ``resign``, they are the fool at once
+    (in a team game their team loses). Logged with their seat as the chooser.
+
+    Locks the game row (as ``make_move``): against ``expected_version`` when given, a resignation
+    after a move the player has not seen is ``StaleVersion``; a second one finds the game over
+    (``WrongStatus``). ``IllegalMove`` with the engine's words if it refuses (they went out)."""
+    game, seats, seat, engine = _leave_locked(user=user, game_id=game_id, expected_version=expected_version)
+    _apply_leave(game, seats, seat, engine, {"type": "resign", "player": seat.position})
+    return game
+
+
+@transaction.atomic
+def game_claim(*, user: User, game_id: int, expected_version: int | None = None) -> Game:
+    """``user`` claims their running game: the engine's ``claim``, given the seconds the game has
+    waited on the same players (``waited_since``) and whether it has a clock; the engine decides
+    whether that is allowed and who loses (the players it waits for, as if they had resigned).
+
+    Locks the game row, so a claim and a move at once are one after the other: a claim after the
+    move is ``StaleVersion`` against ``expected_version``, or refused by the engine (the wait
+    starts again); a second claim finds the game over (``WrongStatus``). A refusal
+    (``IllegalMove``: too early, the game waits for this player, it has a clock) changes nothing.
+    """
+    game, seats, seat, engine = _leave_locked(user=user, game_id=game_id, expected_version=expected_version)
+    since = waited_since(game, _last_move_at(game))
+    assert since is not None
+    waited = max(0, int((timezone.now() - since).total_seconds()))
+    action: dict[str, Any] = {"type": "claim", "player": seat.position, "waited": waited}
+    if game.move_time is not None:
+        action["clock"] = True  # the engine refuses it; never logged
+    _apply_leave(game, seats, seat, engine, action)
+    return game

@@ -24,7 +24,7 @@ from accounts.models import User
 from durak.enchanted import ENCHANTED_STAGES
 from durak_site.jsonlimits import loads_limited
 
-from . import bots, selectors, services, timeouts, words
+from . import bots, leaving, selectors, services, timeouts, words
 from .exceptions import GameError, GameNotFound, InvalidRules
 from .forms import GameCreateForm, LobbyFilterForm, VacationForm
 from .models import Game, Seat
@@ -239,6 +239,14 @@ def _render_game(
 
 @require_GET
 def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+        # Resign and claim (games/_leave.html): the last move as read above dates the claim.
+        "leaving": leaving.leaving_for(
+            game=game,
+            seat=seen.seat,
+            seats=seats,
+            last_move=last if table is not None else None,
+            viewer=request.user,
+        ),
     return _render_game(request, game_id, visit=not request.htmx)
 
 
@@ -422,3 +430,36 @@ def game_fill_with_bots(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _seat_action(
         request, game_id, bots.game_fill_with_bots, _("Computer players took the empty seats.")
     )
+
+
+# Leaving a running game (games/_leave.html): resign, or claim a game that waited too long.
+
+
+def _leave(request: HtmxHttpRequest, game_id: int, service: Any) -> HttpResponse:
+    """Post a resignation or a claim against the version the page showed; a refusal is the game
+    page (or its table) with the reason, answered with its status (400 for the engine's no)."""
+    _get_game(request, game_id)
+    asked = request.POST.get("expected_version", "")
+    if not (asked.isascii() and asked.isdigit() and len(asked) <= 10):
+        return _render_game(request, game_id, error=_("That request was not understood."), status=400)
+    try:
+        service(user=_player(request), game_id=game_id, expected_version=int(asked))
+    except GameNotFound:
+        raise Http404(_("No such game.")) from None
+    except GameError as error:
+        return _render_game(request, game_id, error=error.message, status=error.status_code)
+    if request.htmx:
+        return _render_game(request, game_id)
+    return redirect("games:detail", game_id=game_id)
+
+
+@require_POST
+@login_required
+def game_resign(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    return _leave(request, game_id, services.player_resign)
+
+
+@require_POST
+@login_required
+def game_claim(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    return _leave(request, game_id, services.game_claim)

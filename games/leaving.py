@@ -1,0 +1,124 @@
+"""What a player may do to leave a running game, for the table's "Resign" and "Claim the game"
+(``games/_leave.html``) and the API: the engine decides, this module only asks it and puts the
+answer into words and the reader's dates.
+"""
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+import durak
+
+from .models import Game, Move, Seat
+from .services import waited_since
+
+#: The claim line appears once the game has waited this long on the same players.
+CLAIM_LINE_AFTER = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim the viewer may make now or later, if nobody moves before."""
+
+    against: list[str]  # the names of the players it would be against, the fool first
+    against_seats: list[int]
+    since: datetime  # the game has waited on them since
+    possible_from: datetime
+    possible: bool  # the engine allows it now
+    line: str  # in words, dates in the reader's language and time zone
+
+
+@dataclass(frozen=True)
+class Leaving:
+    can_resign: bool
+    claim: Claim | None
+
+
+def local_moment(moment: datetime, viewer: Any) -> str:
+    """A moment in the reader's time zone (UTC for a visitor) and language."""
+    tz = viewer.tz if getattr(viewer, "is_authenticated", False) else UTC
+    return formats.date_format(moment.astimezone(tz), "DATETIME_FORMAT")
+
+
+def leaving_for(
+    *,
+    game: Game,
+    seat: Seat | None,
+    seats: list[Seat],
+    last_move: Move | None,
+    viewer: Any,
+    now: datetime | None = None,
+) -> Leaving | None:
+    """What ``seat``'s player may do to leave ``game``; None for a spectator or a game not running.
+    ``last_move``: the game's last move as the page read it (None before the first)."""
+    if seat is None or game.status != Game.Status.ACTIVE or game.state is None:
+        return None
+    engine = durak.Game.from_dict(game.state)
+    trial = engine.copy()
+    try:
+        trial.apply({"type": "resign", "player": seat.position})
+    except durak.IllegalAction:
+        can_resign = False
+    else:
+        can_resign = True
+    return Leaving(
+        can_resign=can_resign,
+        claim=_claim(game, seat, seats, engine, last_move, viewer, now or timezone.now()),
+    )
+
+
+def _claim(
+    game: Game,
+    seat: Seat,
+    seats: list[Seat],
+    engine: durak.Game,
+    last_move: Move | None,
+    viewer: Any,
+    now: datetime,
+) -> Claim | None:
+    clock = game.move_time is not None
+    wait = engine.claim_wait(seat.position, clock=clock)
+    since = waited_since(game, last_move.created_at if last_move is not None else None)
+    if wait is None or since is None or now - since < CLAIM_LINE_AFTER:
+        return None
+    waited = max(0, int((now - since).total_seconds()))
+    possible = engine.why_no_claim(seat.position, waited=waited, clock=clock) is None
+    names = {s.position: s.user.username for s in seats}
+    against = [names.get(p, str(p + 1)) for p in engine.claim_against(seat.position)]
+    days = waited // 86400
+    waited_text = ngettext(
+        "The game has waited for %(names)s for %(days)d day.",
+        "The game has waited for %(names)s for %(days)d days.",
+        days,
+    ) % {"names": ", ".join(against), "days": days}
+    possible_from = since + timedelta(seconds=wait)
+    if possible:
+        then = _("You may claim the game: %(fool)s will be the fool, as if they had resigned.") % {
+            "fool": against[0]
+        }
+    else:
+        then = _("You may claim the game from %(when)s if nobody moves before.") % {
+            "when": local_moment(possible_from, viewer)
+        }
+    return Claim(
+        against=against,
+        against_seats=engine.claim_against(seat.position),
+        since=since,
+        possible_from=possible_from,
+        possible=possible,
+        line=f"{waited_text} {then}",
+    )
+
+
+def claim_of(*, game: Game, seat: Seat | None, now: datetime | None = None) -> Claim | None:
+    """The claim ``seat``'s player may make in ``game`` (for the API: reads the last move)."""
+    if seat is None or game.status != Game.Status.ACTIVE or game.state is None:
+        return None
+    last = game.moves.order_by("-seq").first()
+    seats = list(game.seats.select_related("user"))
+    engine = durak.Game.from_dict(game.state)
+    return _claim(game, seat, seats, engine, last, seat.user, now or timezone.now())
