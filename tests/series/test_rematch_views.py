@@ -2,10 +2,13 @@
 poll, the link to the next game, and refusals that change nothing."""
 
 import pytest
+from django.conf import settings
 from django.test import Client
+from django.utils import translation
 
 from accounts.models import User
 from games.models import Game
+from notifications.models import Notification
 from series.models import RematchOffer
 from series.selectors import rematch_state
 from tests.factories import UserFactory
@@ -103,3 +106,22 @@ def test_a_stranger_may_neither_offer_nor_answer() -> None:
     assert stranger.post(f"/games/{game.pk}/rematch/decline/", headers=HTMX).status_code == 403
     assert RematchOffer.objects.get().status == RematchOffer.Status.OPEN
     assert "Offer a rematch" not in page(stranger, game)
+
+
+def test_the_offer_in_russian_names_nobody_by_gender() -> None:
+    game, (alice, bob) = finished_game()
+    User.objects.filter(pk=bob.pk).update(language="ru")
+    bob.refresh_from_db()
+    logged_in(alice).post(f"/games/{game.pk}/rematch/offer/", {"games_agreed": "3"})
+    russian = logged_in(bob)
+    russian.cookies[settings.LANGUAGE_COOKIE_NAME] = "ru"
+    seen = page(russian, game)
+    assert f"{alice.username} предлагает реванш" in seen and "серия из 3 игр, эта — первая" in seen
+    assert "Принять реванш" in seen and "Предложение действует до" in seen
+    russian.post(f"/games/{game.pk}/rematch/decline/")
+    assert f"{bob.username}: отказ от реванша." in page(russian, game)
+    notification = Notification.objects.get(user=bob, params__rematch=3)
+    with translation.override("ru"):
+        assert notification.message == (
+            f"{alice.username} предлагает реванш после игры {game.pk}. Предложена серия из 3 игр."
+        )
