@@ -54,6 +54,8 @@ class PlayNowForm(forms.Form):
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Ids of its own: the lobby's create form beside it has fields of the same names.
+        kwargs.setdefault("auto_id", "play-now-%s")
         super().__init__(*args, **kwargs)
         preset_field = self.fields["preset"]
         assert isinstance(preset_field, forms.ChoiceField)

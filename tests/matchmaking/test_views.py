@@ -114,3 +114,9 @@ def test_rules_that_do_not_seat_that_many_are_refused_with_the_engines_words() -
     assert response.status_code == 400
     assert 'class="errorlist' in response.content.decode()
     assert not QueueEntry.objects.exists()
+
+
+def test_the_play_now_form_ids_differ_from_the_create_forms_beside_it() -> None:
+    body = logged_in(UserFactory()).get(reverse("games:lobby")).content.decode()
+    assert 'id="play-now-num_players"' in body
+    assert body.count('id="id_num_players"') <= 1

@@ -1,0 +1,85 @@
+"""Play now in two real browsers: Alice and Bob press "Play now" in the lobby with the same
+choice; Alice waits on the queue page, Bob's press starts the game, and Alice's page goes to it
+by itself (the live server has no stream: her waiting block polls), without a reload.
+
+The queue page as Alice waits is ``docs/screenshots/play-now-queue.png``.
+"""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from accounts.models import User
+from games.models import Game, Seat
+from matchmaking.models import QueueEntry
+from tests.factories import UserFactory
+from tests.faults.conftest import login_session
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 360, "height": 780}
+
+
+def lobby_page(browser: Browser, live_server: Any, user: User, viewport: dict[str, int]) -> Page:
+    context = browser.new_context(viewport=viewport)
+    context.add_cookies([{"name": "sessionid", "value": login_session(user), "url": live_server.url}])
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.goto(f"{live_server.url}/")
+    return page
+
+
+def press_play_now(page: Page) -> None:
+    block = page.locator("#play-now")
+    block.get_by_label("Rules:", exact=True).select_option("perevodnoy")
+    block.get_by_label("Players:", exact=True).select_option("2")
+    block.get_by_label("Time control:", exact=True).select_option("2m")
+    block.get_by_label("Computer players:", exact=True).select_option("never")
+    block.get_by_role("button", name="Play now").click()
+
+
+def test_two_people_press_play_now_and_land_in_the_same_game(
+    browser: Browser, live_server: Any, artifacts: Path
+) -> None:
+    alice = UserFactory(username="alice")
+    bob = UserFactory(username="bob")
+    UserFactory(username="carol")  # not online: not in the lobby's list
+    alice_page = lobby_page(browser, live_server, alice, DESKTOP)
+    bob_page = lobby_page(browser, live_server, bob, PHONE)
+
+    press_play_now(alice_page)
+    alice_page.wait_for_url(f"{live_server.url}/play/")
+    status = alice_page.locator("#play-now .queue-status")
+    expect(status).to_have_text(
+        "Looking for players: Perevodnoy (transfer), 2 players, live: 2 minutes a move."
+    )
+    expect(alice_page.locator("#play-now")).to_contain_text("Nobody else yet.")
+    expect(alice_page.locator("#play-now .online-now")).to_contain_text("2 players online: ")
+    alice_page.wait_for_timeout(300)  # the spinner's first turn, for the picture
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    alice_page.screenshot(path=str(SCREENSHOTS / "play-now-queue.png"), full_page=True)
+
+    # Bob's lobby, refreshed, shows who waits for what and who is online.
+    bob_page.reload()
+    expect(bob_page.locator("#queue-news")).to_contain_text("1 waiting: Perevodnoy (transfer), 2 players")
+    expect(bob_page.locator("#queue-news .online-now")).to_contain_text("alice")
+    expect(bob_page.locator("#queue-news .online-now")).not_to_contain_text("carol")
+    bob_page.screenshot(path=str(artifacts / "play-now-lobby-phone.png"), full_page=True)
+    alice_page.evaluate("window.waitedHere = true")
+
+    press_play_now(bob_page)
+    bob_page.wait_for_url(f"{live_server.url}/games/*/")
+    game = Game.objects.get()
+    assert bob_page.url == f"{live_server.url}/games/{game.pk}/"
+    # Alice did nothing: her waiting page goes to the same game by itself.
+    alice_page.wait_for_url(f"{live_server.url}/games/{game.pk}/", timeout=60_000)
+    expect(alice_page.locator("#table")).to_be_visible()
+    expect(bob_page.locator("#table")).to_be_visible()
+    assert game.status == Game.Status.ACTIVE and game.preset == "perevodnoy"
+    assert sorted(Seat.objects.filter(game=game).values_list("user__username", flat=True)) == ["alice", "bob"]
+    assert set(QueueEntry.objects.values_list("status", flat=True)) == {QueueEntry.Status.MATCHED}
+    alice_page.screenshot(path=str(artifacts / "play-now-game-alice.png"))
