@@ -169,7 +169,14 @@ def _render_game(
     visit: bool = False,
     watching: bool = False,
 ) -> HttpResponse:
-    game = _get_game(request, game_id)
+    # The game, its seats and its log at one moment (a move committed meanwhile is the next page's).
+    try:
+        page = selectors.game_page(
+            game_id=game_id, user=request.user, shared_game_ids=selectors.share_link_game_ids(request.session)
+        )
+    except GameNotFound:
+        raise Http404(_("No such game.")) from None
+    game = page.game
     seen = selectors.game_view(game=game, user=request.user)
     # When the player last looked, before this visit marks the seat as seen: the history marks
     # the moves since.
@@ -186,7 +193,7 @@ def _render_game(
     if seen.view is not None:
         names = {seat.position: _seat_name(seat) for seat in seats}
         # The whole log in one read: the history and the last-move line (``games.words``).
-        moves = list(selectors.game_moves(game_id=game.pk)) if game.version else []
+        moves = page.moves
         last = moves[-1] if moves else None
         history = words.history(moves, me=seen.position, names=names, since=looked_before)
         table = build_table(
@@ -232,13 +239,6 @@ def _render_game(
         "invite_token": request.GET.get("invite", ""),
         "four_colour": bool(getattr(request.user, "four_colour_deck", False)),
         "confirm_moves": seen.seat is not None and confirms_moves(request.user, game),
-    }
-    template = "games/game.html#table" if request.htmx else "games/game.html"
-    return render(request, template, context, status=status)
-
-
-@require_GET
-def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         # Resign and claim (games/_leave.html): the last move as read above dates the claim.
         "leaving": leaving.leaving_for(
             game=game,
@@ -247,6 +247,13 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
             last_move=last if table is not None else None,
             viewer=request.user,
         ),
+    }
+    template = "games/game.html#table" if request.htmx else "games/game.html"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _render_game(request, game_id, visit=not request.htmx)
 
 
