@@ -14,8 +14,9 @@ from playwright.sync_api import Browser, Page, expect
 from accounts.models import User
 from games.models import Game, Seat
 from matchmaking.models import QueueEntry
+from tests.browser.test_live_stream import DEADLINE_MS, site, wait_until  # noqa: F401 (the fixture)
 from tests.factories import UserFactory
-from tests.faults.conftest import login_session
+from tests.faults.conftest import Site, login_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,3 +84,49 @@ def test_two_people_press_play_now_and_land_in_the_same_game(
     assert sorted(Seat.objects.filter(game=game).values_list("user__username", flat=True)) == ["alice", "bob"]
     assert set(QueueEntry.objects.values_list("status", flat=True)) == {QueueEntry.Status.MATCHED}
     alice_page.screenshot(path=str(artifacts / "play-now-game-alice.png"))
+
+
+#: Before the page's scripts: when the stream opened, and how many "queue" events the tab's
+#: streams delivered (in the tab's session storage: it outlives the page going to the game).
+LISTEN = """
+window.liveOpened = 0;
+const Original = window.EventSource;
+window.EventSource = class extends Original {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("queue", () => {
+      sessionStorage.setItem("queueEvents", String(Number(sessionStorage.getItem("queueEvents") || 0) + 1));
+    });
+  }
+};
+document.addEventListener("durak:live", (event) => { if (event.detail.open) window.liveOpened += 1; });
+"""
+
+
+def test_the_waiting_page_hears_of_its_game_through_the_live_stream(
+    browser: Browser,
+    site: Site,  # noqa: F811
+) -> None:
+    site.start(GAME_POLL_SECONDS="60")  # no poll: the stream (or the 30 s heartbeat) must bring it
+    alice = UserFactory(username="alice")
+    bob = UserFactory(username="bob")
+    pages = {}
+    for user in (alice, bob):
+        context = browser.new_context(viewport=DESKTOP)
+        context.add_cookies([{"name": "sessionid", "value": login_session(user), "url": site.url}])
+        context.add_init_script(LISTEN)
+        pages[user.username] = context.new_page()
+        pages[user.username].set_default_timeout(DEADLINE_MS)
+    alice_page, bob_page = pages["alice"], pages["bob"]
+    alice_page.goto(f"{site.url}/")
+    press_play_now(alice_page)
+    alice_page.wait_for_url(f"{site.url}/play/")
+    wait_until(alice_page, "window.liveOpened > 0")
+    bob_page.goto(f"{site.url}/")
+    press_play_now(bob_page)
+    bob_page.wait_for_url(f"{site.url}/games/*/")
+    game = Game.objects.get()
+    alice_page.wait_for_url(f"{site.url}/games/{game.pk}/", timeout=DEADLINE_MS)
+    expect(alice_page.locator("#table")).to_be_visible()
+    assert int(alice_page.evaluate("sessionStorage.getItem('queueEvents') || '0'")) >= 1
+    assert sorted(Seat.objects.filter(game=game).values_list("user__username", flat=True)) == ["alice", "bob"]
