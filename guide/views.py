@@ -94,8 +94,23 @@ def tutorial(request: HttpRequest) -> HttpResponse:
     buttons = tutorial_words.buttons(state)
     context = {
         "table": table,
-        "play_buttons": [b for b in buttons if b.button.cards],
+        # As on the real table: each defence on the attack it beats, the other card plays in the
+        # play zone, the rest under the hand; with JavaScript a picked card arms its targets.
+        "pairs": [
+            (
+                pair,
+                [
+                    b
+                    for b in buttons
+                    if b.button.kind == "defend" and b.button.action["target"] == pair.attack
+                ],
+            )
+            for pair in table.pairs
+        ],
+        "play_buttons": [b for b in buttons if b.button.cards and b.button.kind != "defend"],
         "other_buttons": [b for b in buttons if not b.button.cards],
+        # The cards of the suggested move, marked in the hand: pick one to find the suggestion.
+        "suggested_cards": next((b.button.cards for b in buttons if b.suggested), ()),
         "tip": tutorial_words.tip(state),
         "latest": tutorial_words.latest(state),
         "history": tutorial_words.history(state),
