@@ -91,6 +91,12 @@ def move_form(world: World) -> dict[str, Any]:
     return {"action": json.dumps(move["action"]), "expected_version": move["expected_version"]}
 
 
+def leave_form(world: World) -> dict[str, Any]:
+    """A resignation or a claim against the running game's version (an owner's would apply)."""
+    world.running.refresh_from_db()
+    return {"expected_version": world.running.version}
+
+
 ROUTES: dict[str, Route] = {
     # Site-wide
     "healthz": Route("GET"),
@@ -171,6 +177,24 @@ ROUTES: dict[str, Route] = {
     ),
     "games:start": Route(
         "POST", running, anonymous=LOGIN, stranger=PAGE_REFUSED, private=private, anonymous_private=LOGIN
+    ),
+    "games:resign": Route(
+        "POST",
+        running,
+        leave_form,
+        anonymous=LOGIN,
+        stranger=frozenset({403}),
+        private=private,
+        anonymous_private=LOGIN,
+    ),
+    "games:claim": Route(
+        "POST",
+        running,
+        leave_form,
+        anonymous=LOGIN,
+        stranger=frozenset({403}),
+        private=private,
+        anonymous_private=LOGIN,
     ),
     "games:fill_with_bots": Route(
         "POST", running, anonymous=LOGIN, stranger=PAGE_REFUSED, private=private, anonymous_private=LOGIN
@@ -359,6 +383,26 @@ ROUTES: dict[str, Route] = {
         running,
         anonymous=API_ANONYMOUS,
         stranger=frozenset({403, 409}),
+        api=True,
+        private=private,
+        anonymous_private=API_ANONYMOUS,
+    ),
+    "api:resign": Route(
+        "POST",
+        running,
+        leave_form,
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({403}),
+        api=True,
+        private=private,
+        anonymous_private=API_ANONYMOUS,
+    ),
+    "api:claim": Route(
+        "POST",
+        running,
+        leave_form,
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({403}),
         api=True,
         private=private,
         anonymous_private=API_ANONYMOUS,
