@@ -74,7 +74,8 @@ def test_the_lobby_form_makes_a_team_game_only_for_a_player_count_the_rules_allo
     creator = logged_in(UserFactory())
     refused = create_from_lobby(creator, num_players="3", opt_teams="partners")
     assert refused.status_code == 400
-    assert "team play with these rules is for 4 or 6 players, not 3" in html.unescape(
+    # The engine's refusal as a sentence, on the players field and in the summary at the top.
+    assert "Team play with these rules is for 4 or 6 players, not 3." in html.unescape(
         refused.content.decode()
     )
     assert not Game.objects.exists()
@@ -173,7 +174,8 @@ def test_enchanted_ranks_come_from_the_quick_pick_or_the_ticked_ranks() -> None:
 
     refused = create_from_lobby(creator, preset="durak24", enchanted_stage="to_tens")
     assert refused.status_code == 400
-    assert "enchanted cards are played with the 36-card deck" in refused.content.decode()
+    # Said on the ranks' field, naming it by its label (not the engine's bare words).
+    assert "Enchanted cards are played with the 36-card deck only." in refused.content.decode()
 
 
 # Three players, every rank enchanted, diamonds trump, no stock. Anna (0) leads the spade eight
