@@ -1,5 +1,8 @@
-"""Forms of the accounts: a new API token (the tokens page), "sound on my turn" (the settings page)."""
+"""Forms of the accounts: a new API token (the tokens page), "sound on my turn" (the settings page),
+the time zone (a choice of the IANA zones, on the settings page and at sign-up)."""
 
+import zoneinfo
+from functools import cache
 from typing import Any
 
 from django import forms
@@ -36,3 +39,78 @@ class TurnSoundForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = User
         fields = ["turn_sound"]
+
+
+@cache
+def time_zone_choices() -> list[tuple[str, list[tuple[str, str]]] | tuple[str, str]]:
+    """The IANA zones (``zoneinfo.available_timezones()``) for a select: UTC first, then one
+    group per region ("Europe", "America", ...), each zone named by its city ("Europe/Moscow"
+    reads "Moscow"). The legacy names without a region ("EST5EDT", "Japan") are left out, and
+    so are the ``Etc/`` offsets, which read backwards (``Etc/GMT-3`` is three hours ahead).
+
+    >>> choices = time_zone_choices()
+    >>> choices[0]
+    ('UTC', 'UTC')
+    >>> dict(dict(choices[1:])["Europe"])["Europe/Moscow"]
+    'Moscow'
+    """
+    return [("UTC", "UTC"), *sorted(_zone_groups().items())]
+
+
+@cache
+def _zone_groups() -> dict[str, list[tuple[str, str]]]:
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for name in sorted(zoneinfo.available_timezones()):
+        region, _slash, city = name.partition("/")
+        if not city or region in ("Etc", "SystemV", "US", "Brazil", "Canada", "Chile", "Mexico"):
+            continue
+        groups.setdefault(region, []).append((name, city.replace("_", " ").replace("/", " / ")))
+    return groups
+
+
+def listed_time_zones() -> set[str]:
+    """The zones the select lists."""
+    return {"UTC"} | {value for zones in _zone_groups().values() for value, _label in zones}
+
+
+class TimeZoneField(forms.ChoiceField):
+    """A time zone picked from the IANA zones (the model keeps a plain ``CharField``; the check
+    is here and in ``accounts.models.validate_time_zone``). A zone the list leaves out but the
+    model takes (a player's older free-text "US/Eastern") stays valid and is offered."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("label", _("time zone"))
+        kwargs.setdefault("initial", "UTC")
+        kwargs.setdefault(
+            "error_messages", {"invalid_choice": _("%(value)r is not a time zone (e.g. Europe/Moscow).")}
+        )
+        super().__init__(choices=time_zone_choices, **kwargs)
+
+    def valid_value(self, value: Any) -> bool:
+        return str(value) in zoneinfo.available_timezones()
+
+    def keep(self, current: str) -> None:
+        """Offer ``current`` too when the list leaves it out (so the select shows it)."""
+        if current and current not in listed_time_zones():
+            self.choices = [(current, current), *time_zone_choices()]
+
+
+class SignupTimeZoneForm(forms.Form):
+    """``ACCOUNT_SIGNUP_FORM_CLASS``: allauth's sign-up form gets the time zone, proposed from the
+    browser (``accounts/time_zone.js`` selects ``Intl``'s zone when the list has it; UTC else)."""
+
+    # Not required: a sign-up posted without it (a script, an old form) starts in UTC.
+    time_zone = TimeZoneField(
+        label=_("Time zone"),
+        required=False,
+        help_text=_("Deadlines are shown, and vacation days and weekends counted, in this zone."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:  # a form sent back with an error keeps what was chosen
+            self.fields["time_zone"].widget.attrs["data-browser-zone"] = "propose"
+
+    def signup(self, request: Any, user: User) -> None:
+        user.time_zone = self.cleaned_data.get("time_zone") or "UTC"
+        user.save(update_fields=["time_zone"])

@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "durak_site.dates.ReaderTimeZoneMiddleware",  # the reader's time zone for every moment shown
     "accounts.middleware.UserLanguageMiddleware",
     "accounts.presence.PresenceMiddleware",  # last_active_at, at most once a minute per player
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -183,6 +184,8 @@ ACCOUNT_EMAIL_VERIFICATION = env.str(
 ACCOUNT_UNIQUE_EMAIL = True
 # Tells a suspended user why and until when, once their password is right.
 ACCOUNT_FORMS = {"login": "moderation.forms.LoginForm"}
+# Sign-up asks for the time zone too, proposed from the browser (a choice of the IANA zones).
+ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupTimeZoneForm"
 
 # Failed log-ins (site, admin and API token) are rate-limited by django-axes: after
 # AXES_FAILURE_LIMIT failures for one account (its user name or e-mail address, in any case:

@@ -1,5 +1,9 @@
-from django import forms
+from typing import Any
 
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from accounts.forms import TimeZoneField
 from accounts.models import User
 from accounts.names import validate_display_name
 
@@ -56,9 +60,20 @@ class PushSubscriptionForm(forms.Form):
 class TimeZoneForm(forms.ModelForm):  # type: ignore[type-arg]
     """The player's own settings; labels and help texts come from ``accounts.User``'s fields."""
 
+    # A choice of the IANA zones, not free text (the model field stays a CharField).
+    time_zone = TimeZoneField(
+        help_text=_("Deadlines are shown, and vacation days and weekends counted, in this zone."),
+    )
+
     class Meta:
         model = User
         fields = ["display_name", "language", "time_zone", "four_colour_deck", "confirm_moves"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["time_zone"]
+        assert isinstance(field, TimeZoneField)
+        field.keep(self.instance.time_zone)
 
     def clean_display_name(self) -> str:
         """Not one that looks like another player's user name or display name (UTS #39, the
