@@ -5,6 +5,7 @@ stream is cut. The site runs under ASGI with the Redis fan-out, as in ``test_liv
 
 import re
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 from accounts.models import User
 from games.models import Game
 from tests.browser.test_live_stream import INSTRUMENT, redis_url, wait_until
-from tests.factories import UserFactory
+from tests.factories import GameFactory, UserFactory
 from tests.faults.conftest import Site, database_url_of_tests, login_session, site_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -159,5 +160,29 @@ def test_an_error_in_the_folded_rule_options_is_seen_at_once(
         expect(form.locator("[name=opt_max_attack]")).to_have_value("abc")
         page.screenshot(path=str(artifacts / f"lobby-form-error-{width}.png"))
         assert not Game.objects.exists()
+    finally:
+        context.close()
+
+
+def test_the_filters_narrow_the_list_in_place_and_keep_the_address(
+    browser: Browser, live_server: Any
+) -> None:
+    two, three = GameFactory(num_players=2), GameFactory(num_players=3, move_time=timedelta(seconds=30))
+    user = UserFactory()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_cookies([{"name": "sessionid", "value": login_session(user), "url": live_server.url}])
+    page = context.new_page()
+    page.set_default_timeout(DEADLINE_MS)
+    try:
+        page.goto(f"{live_server.url}/")
+        page.evaluate(MARK)
+        page.locator(".lobby-filters [name=players]").select_option("3")
+        expect(page.locator(f'#open-games tr[data-game="{two.pk}"]')).to_have_count(0)
+        expect(page.locator(f'#open-games tr[data-game="{three.pk}"]')).to_contain_text("30 s a move")
+        expect(page).to_have_url(f"{live_server.url}/?players=3")
+        assert page.evaluate("window.lobbyNotReloaded === true")
+        page.reload()  # the address holds the filter
+        expect(page.locator(".lobby-filters [name=players]")).to_have_value("3")
+        expect(page.locator(f'#open-games tr[data-game="{two.pk}"]')).to_have_count(0)
     finally:
         context.close()
