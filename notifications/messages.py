@@ -37,6 +37,10 @@ def _finished(params: dict[str, Any]) -> str:
         if how == "timeout":
             return gettext("Game %(game)s is over: you are the fool (you ran out of time).") % {"game": game}
         if how == "resign":
+        if how == "claim":
+            return gettext(
+                "Game %(game)s is over: you are the fool (it waited too long for your move and was claimed)."
+            ) % {"game": game}
             return gettext("Game %(game)s is over: you are the fool (you resigned).") % {"game": game}
         return gettext("Game %(game)s is over: you are the fool.") % {"game": game}
     if result == "draw":
@@ -45,6 +49,10 @@ def _finished(params: dict[str, Any]) -> str:
     if fool and how == "timeout":
         text += " " + gettext("%(fool)s ran out of time and is the fool.") % {"fool": fool}
     elif fool and how == "resign":
+    elif fool and how == "claim":
+        text += " " + gettext(
+            "The game waited too long for %(fool)s and was claimed: %(fool)s is the fool."
+        ) % {"fool": fool}
         text += " " + gettext("%(fool)s resigned and is the fool.") % {"fool": fool}
     elif fool:
         text += " " + gettext("%(fool)s is the fool.") % {"fool": fool}

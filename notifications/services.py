@@ -200,7 +200,7 @@ def bells_changed(user_ids: Iterable[int]) -> None:
 def _result_params(game: Game, seat: Seat, names: dict[int, str]) -> dict[str, Any]:
     end = (game.state or {}).get("end") or {}
     loser = end.get("player")
-    how = end.get("reason", "") if end.get("reason") in ("timeout", "resign") else ""
+    how = end.get("reason", "") if end.get("reason") in ("timeout", "resign", "claim") else ""
     if seat.result == Seat.Result.FOOL:
         return {"game": game.pk, "result": "fool", "how": how}
     if seat.result == Seat.Result.DRAW:

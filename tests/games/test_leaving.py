@@ -283,3 +283,31 @@ def test_a_refused_claim_on_the_page_is_a_400_with_the_reason(client: Any) -> No
     response = client.post(reverse("games:resign", args=[game.pk]), {"expected_version": "x"})
     assert response.status_code == 400
     assert snapshot(game) == before
+
+
+def test_a_claimed_game_replays_on_its_replay_page(client: Any) -> None:
+    game, users = started_game(deal=LONGER_DEAL)
+    waited(game, 15)
+    services.game_claim(user=users[1], game_id=game.pk)
+    client.force_login(users[0])
+    response = client.get(reverse("replays:replay", args=[game.pk]) + "?step=1")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f"{users[1].username} claims the game." in html
+    export = client.get(reverse("replays:export", args=[game.pk])).json()
+    assert export["moves"][-1]["type"] == "claim" and export["result"]["end"]["reason"] == "claim"
+
+
+def test_the_players_are_told_the_game_was_claimed_in_their_language() -> None:
+    from notifications.messages import notification_text
+    from notifications.models import Kind, Notification
+
+    game, users = started_game(deal=LONGER_DEAL)
+    waited(game, 15)
+    services.game_claim(user=users[1], game_id=game.pk)
+    fool = Notification.objects.get(user=users[0], kind=Kind.GAME_FINISHED)
+    other = Notification.objects.get(user=users[1], kind=Kind.GAME_FINISHED)
+    assert "was claimed" in notification_text(fool.kind, fool.params, users[0])
+    with translation.override("ru"):
+        told = notification_text(other.kind, other.params, users[1])
+    assert f"её забрали: {users[0].username} — дурак" in told
