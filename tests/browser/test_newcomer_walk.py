@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.core import mail
 from playwright.sync_api import Browser, Locator, Page, expect
 
@@ -131,7 +132,7 @@ WORDS: dict[str, dict[str, str]] = {
         "new game": "Новая игра",
         "open games": "Открытые игры",
         "rules": "Правила",
-        "players": "Игроки",
+        "players": "Игроков",
         "time control": "Контроль времени",
         "open the game": "Создать игру",
         "waiting": "Ждём игроков: занято мест — 1 из 2.",
@@ -164,7 +165,7 @@ WORDS: dict[str, dict[str, str]] = {
         "series": "Серия",
         "offer a rematch": "Предложить реванш",
         "offers a rematch": "{name} предлагает реванш",
-        "series of 3": "серия из 3 игр, эта первая.",
+        "series of 3": "серия из 3 игр, эта — первая.",
         "accept the rematch": "Принять реванш",
         "next game": "Следующая игра: №{number}",
         "play now": "Играть сейчас",
@@ -472,6 +473,7 @@ def test_two_newcomers_sign_up_play_chat_rematch_and_find_a_quick_game(
         guest.page.locator("#rematch").scroll_into_view_if_needed()
         guest.screenshot(shots / "rematch-offer.png")
     guest.tap(guest.button("accept the rematch", guest.page.locator("#rematch")))
+    expect(guest.page.locator("#rematch .rematch-next")).to_be_visible()
     following = Game.objects.exclude(pk=game.pk).get()
     assert RematchOffer.objects.get().status == RematchOffer.Status.ACCEPTED
     for person in (host, guest):
@@ -493,6 +495,7 @@ def test_two_newcomers_sign_up_play_chat_rematch_and_find_a_quick_game(
     carol = UserFactory(username="carol", language="en")
     carol.set_password(PASSWORD)
     carol.save()
+    EmailAddress.objects.create(user=carol, email=carol.email, verified=True, primary=True)
     third = Person(browser, Newcomer("carol", False, "en"), live_server.url)
     third.log_in()
     _ask_to_play_now(third)
