@@ -92,12 +92,14 @@ def notification_text(kind: str, params: dict[str, Any], user: User) -> str:
 
 def _rematch(params: dict[str, Any]) -> str:
     """An offer of a rematch after a finished game (an invitation to the next one)."""
-    facts = {"name": params.get("by", ""), "game": params.get("game", ""), "count": params.get("rematch") or 0}
+    count = int(params.get("rematch") or 0)
+    facts = {"name": params.get("by", ""), "game": params.get("game", ""), "count": count}
     text = gettext("%(name)s offers a rematch after game %(game)s.") % facts
-    if facts["count"]:
-        text += " " + ngettext(
-            "Proposed: a series of %(count)d game.", "Proposed: a series of %(count)d games.", facts["count"]
-        ) % facts
+    if count:
+        proposed = ngettext(
+            "Proposed: a series of %(count)d game.", "Proposed: a series of %(count)d games.", count
+        )
+        text += " " + proposed % facts
     return text
 
 

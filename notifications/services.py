@@ -257,7 +257,8 @@ def invited(*, game: Game, user: User, invited_by: User) -> None:
 
 
 def rematch_offered(*, game: Game, user: User, params: dict[str, Any]) -> None:
-    """"alice offers a rematch" after the finished ``game`` (``series.services.rematch_offer``).
+    """An offer of a rematch ("alice offers a rematch") after the finished ``game``
+    (``series.services.rematch_offer``).
     An invitation to the next game: it follows the user's choices for invitations. ``params``:
     ``game``, ``by``, ``preset`` and ``rematch`` (the series length proposed; 0 when the game's
     series goes on)."""
