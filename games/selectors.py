@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 
 import durak
 from accounts.models import User
+from durak_site import dates
 
 from . import versions
 from .exceptions import GameNotFound
@@ -435,13 +436,12 @@ def game_clocks(*, game: Game, seats: list[Seat], viewer: User | Any) -> list[Cl
         return []
     authenticated = getattr(viewer, "is_authenticated", False)
     tz = viewer.tz if authenticated else ZoneInfo("UTC")
-    zone = viewer.time_zone if authenticated else "UTC"
     return [
         Clock(
             name=seat.user.username,
             position=seat.position,
             deadline=seat.deadline,
-            local=f"{seat.deadline.astimezone(tz):%a %d %b, %H:%M:%S} ({zone})",
+            local=dates.with_zone(seat.deadline, tz),
             mine=authenticated and seat.user_id == viewer.pk,
         )
         for seat in sorted(seats, key=lambda s: (s.deadline or datetime.max.replace(tzinfo=UTC), s.position))

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 import durak
 from accounts.models import BOT_LEVELS, User
 from durak.game import SYSTEM_ACTION_TYPES
+from durak_site import dates
 from durak_site.celery import publish_on_commit
 from durak_site.engine_text import engine_message
 from notifications import services as notifications
@@ -372,7 +373,7 @@ def make_move(*, user: User, game_id: int, action: Mapping[str, Any], expected_v
         )
     if late is not None:
         late_seat, deadline = late
-        when = f"{deadline.astimezone(user.tz):%H:%M:%S} ({user.time_zone})"
+        when = dates.with_zone(deadline, user.tz)
         if late_seat.user_id == user.pk:
             raise TimeExpired(
                 _(

@@ -10,20 +10,19 @@ English sentence written at the time, for the admin and for rows older than ``pa
 from datetime import datetime
 from typing import Any
 
-from django.utils import formats
 from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
+from durak_site import dates
 from durak_site.engine_text import preset_name
 
 from .models import Kind
 
 
 def format_local(moment: datetime, user: User) -> str:
-    """A moment as the user reads it, in their time zone and language, with the zone's name:
-    "Mon 2 Mar 2026, 18:30 (Europe/Moscow)", with day and month names in Russian for Russian readers."""
-    local = moment.astimezone(user.tz)
-    return f"{formats.date_format(local, 'D j M Y, H:i')} ({user.time_zone})"
+    """A moment as the user reads it, in their time zone and language (Django's localised
+    ``DATETIME_FORMAT``), with the zone's name: "March 2, 2026, 6:30 p.m. (Europe/Moscow)"."""
+    return dates.with_zone(moment, user.tz)
 
 
 def _moment(value: Any, user: User) -> str:
@@ -37,11 +36,11 @@ def _finished(params: dict[str, Any]) -> str:
         if how == "timeout":
             return gettext("Game %(game)s is over: you are the fool (you ran out of time).") % {"game": game}
         if how == "resign":
+            return gettext("Game %(game)s is over: you are the fool (you resigned).") % {"game": game}
         if how == "claim":
             return gettext(
                 "Game %(game)s is over: you are the fool (it waited too long for your move and was claimed)."
             ) % {"game": game}
-            return gettext("Game %(game)s is over: you are the fool (you resigned).") % {"game": game}
         return gettext("Game %(game)s is over: you are the fool.") % {"game": game}
     if result == "draw":
         return gettext("Game %(game)s is over: a draw, nobody is the fool.") % {"game": game}
@@ -49,11 +48,11 @@ def _finished(params: dict[str, Any]) -> str:
     if fool and how == "timeout":
         text += " " + gettext("%(fool)s ran out of time and is the fool.") % {"fool": fool}
     elif fool and how == "resign":
+        text += " " + gettext("%(fool)s resigned and is the fool.") % {"fool": fool}
     elif fool and how == "claim":
         text += " " + gettext(
             "The game waited too long for %(fool)s and was claimed: %(fool)s is the fool."
         ) % {"fool": fool}
-        text += " " + gettext("%(fool)s resigned and is the fool.") % {"fool": fool}
     elif fool:
         text += " " + gettext("%(fool)s is the fool.") % {"fool": fool}
     return text

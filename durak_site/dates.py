@@ -1,0 +1,93 @@
+"""Moments as their reader reads them: Django's localised formats, in the active language, in the
+reader's time zone (``ReaderTimeZoneMiddleware`` activates the signed-in user's for a request;
+an e-mail passes its recipient's).
+
+>>> from datetime import UTC, datetime
+>>> from zoneinfo import ZoneInfo
+>>> from django.utils import translation
+>>> moment = datetime(2026, 12, 1, 22, 0, tzinfo=UTC)
+>>> with translation.override("ru"):
+...     with_zone(moment, ZoneInfo("Europe/Moscow")).replace(" 2026 \u0433.", "")
+'2 декабря 1:00 (Europe/Moscow)'
+>>> with translation.override("en"):
+...     with_zone(moment, ZoneInfo("UTC"))
+'Dec. 1, 2026, 10 p.m. (UTC)'
+"""
+
+from collections.abc import Callable
+from datetime import datetime, timedelta, tzinfo
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.utils import formats, timezone
+
+
+def local(moment: datetime, zone: tzinfo | None = None) -> str:
+    """Date and time (``DATETIME_FORMAT``) in ``zone``, by default the active one."""
+    return str(formats.date_format(timezone.localtime(moment, zone), "DATETIME_FORMAT"))
+
+
+def with_zone(moment: datetime, zone: tzinfo | None = None) -> str:
+    """``local`` followed by the zone's name: "Dec. 2, 2026, 1 a.m. (Europe/Moscow)"."""
+    zone = zone or timezone.get_current_timezone()
+    return f"{local(moment, zone)} ({zone_name(zone)})"
+
+
+def zone_name(zone: tzinfo) -> str:
+    if isinstance(zone, ReaderTimeZone):
+        zone = zone.zone
+    return str(getattr(zone, "key", None) or zone.tzname(None) or zone)
+
+
+class ReaderTimeZone(tzinfo):
+    """The time zone of a request's user, looked up only when a moment is shown: a page that shows
+    none (a poll's 204) loads no session and no user for it."""
+
+    def __init__(self, request: HttpRequest) -> None:
+        self._request = request
+        self._zone: ZoneInfo | None = None
+
+    @property
+    def zone(self) -> ZoneInfo:
+        if self._zone is None:
+            user = getattr(self._request, "user", None)
+            authenticated = user is not None and user.is_authenticated
+            self._zone = user.tz if authenticated else ZoneInfo(settings.TIME_ZONE)  # type: ignore[union-attr]
+        return self._zone
+
+    def utcoffset(self, dt: datetime | None) -> timedelta | None:
+        return self.zone.utcoffset(None if dt is None else dt.replace(tzinfo=None))
+
+    def dst(self, dt: datetime | None) -> timedelta | None:
+        return self.zone.dst(None if dt is None else dt.replace(tzinfo=None))
+
+    def tzname(self, dt: datetime | None) -> str | None:
+        return self.zone.tzname(None if dt is None else dt.replace(tzinfo=None))
+
+    def fromutc(self, dt: datetime) -> datetime:
+        return self.zone.fromutc(dt.replace(tzinfo=self.zone))
+
+    def __str__(self) -> str:
+        return self.zone.key
+
+    def __repr__(self) -> str:
+        return f"ReaderTimeZone({'unresolved' if self._zone is None else self._zone.key})"
+
+
+class ReaderTimeZoneMiddleware:
+    """Every moment a page shows (``|date``, ``local``) in the signed-in reader's time zone (their
+    settings' ``time_zone``), the site's ``TIME_ZONE`` for visitors. After ``AuthenticationMiddleware``."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        timezone.activate(ReaderTimeZone(request))
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()
+
+
+__all__ = ["ReaderTimeZone", "ReaderTimeZoneMiddleware", "local", "with_zone", "zone_name"]
