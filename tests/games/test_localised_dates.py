@@ -34,17 +34,19 @@ def test_the_game_page_shows_the_deadline_in_russian_in_the_readers_zone() -> No
     mover = Seat.objects.get(game=game, awaiting_move=True).user
     page = reader(mover, language="ru", zone="Europe/Moscow").get(reverse("games:detail", args=[game.pk]))
     text = page.content.decode()
-    assert "2 декабря 2026 г. 1:00 (Europe/Moscow)" in text
+    assert "2 декабря 2026 г. 1:00 (Europe/Moscow)" in text  # noqa: RUF001 (the Russian year mark)
     assert "Dec" not in text and "Wed" not in text and "(UTC)" not in text
     other = next(user for user in users if user != mover)
-    english = reader(other, language="en", zone="America/New_York").get(reverse("games:detail", args=[game.pk]))
+    english = reader(other, language="en", zone="America/New_York").get(
+        reverse("games:detail", args=[game.pk])
+    )
     assert "Dec. 1, 2026, 5 p.m. (America/New_York)" in english.content.decode()
 
 
 def test_the_bell_list_dates_each_notification_in_the_readers_zone_and_language() -> None:
-    game, users = started_game(deal=LONGER_DEAL)
+    _game, users = started_game(deal=LONGER_DEAL)
     Notification.objects.filter(user=users[0], kind=Kind.GAME_STARTED).update(created_at=MOMENT)
     page = reader(users[0], language="ru", zone="Europe/Moscow").get(reverse("notifications:list"))
-    assert "2 декабря 2026 г. 1:00" in page.content.decode()
+    assert "2 декабря 2026 г. 1:00" in page.content.decode()  # noqa: RUF001 (the Russian year mark)
     page = reader(users[0], language="en", zone="UTC").get(reverse("notifications:list"))
     assert "Dec. 1, 2026, 10 p.m." in page.content.decode()
