@@ -1,10 +1,11 @@
-"""A game's terms for joiners (``games.terms``): ``{{ game|time_control }}``, ``{{ game|rules_summary }}``."""
+"""A game's terms for joiners (``games.terms``): ``{{ game|time_control }}``, ``{{ game|rules_summary }}``;
+a seated player's name as every page says it: ``{{ seat.user|seat_name }}`` (``games.words``)."""
 
 from typing import Any
 
 from django import template
 
-from games import terms
+from games import terms, words
 
 register = template.Library()
 
@@ -19,3 +20,9 @@ def time_control(game: Any) -> str:
 def rules_summary(game: Any) -> str:
     """The preset's one-line summary and the options changed."""
     return terms.rules_summary(game)
+
+
+@register.filter
+def seat_name(user: Any) -> str:
+    """A person's name; a computer player's level ("Computer (beginner)"), never its account."""
+    return words.seat_name(user)
