@@ -34,7 +34,7 @@ def test_a_player_active_now_is_online_one_away_for_an_hour_is_not() -> None:
     now = timezone.now()
     here = UserFactory(last_active_at=now - timedelta(seconds=20))
     away = UserFactory(last_active_at=now - timedelta(hours=1))
-    never = UserFactory()
+    never = UserFactory(last_active_at=None)
     assert presence.is_online(here)
     assert not presence.is_online(away)
     assert not presence.is_online(never)
@@ -74,7 +74,7 @@ def test_the_lobby_counts_and_lists_who_is_online() -> None:
 
 
 def test_a_page_records_the_player_once_a_minute_and_adds_no_read() -> None:
-    alice = UserFactory()
+    alice = UserFactory(last_active_at=None)
     client = logged_in(alice)
     url = reverse("stats:profile", args=[alice.username])
     with CaptureQueriesContext(connection) as first:
@@ -98,7 +98,7 @@ def test_a_page_records_the_player_once_a_minute_and_adds_no_read() -> None:
 
 
 def test_many_requests_in_a_minute_write_once() -> None:
-    alice = UserFactory()
+    alice = UserFactory(last_active_at=None)
     client = logged_in(alice)
     with CaptureQueriesContext(connection) as queries:
         for _ in range(5):
@@ -113,7 +113,7 @@ def test_a_request_that_loads_nobody_records_nothing(django_assert_num_queries: 
 
 
 def test_the_api_records_a_token_caller_once_a_minute() -> None:
-    alice = UserFactory()
+    alice = UserFactory(last_active_at=None)
     token = api_token(alice)
     client = Client(HTTP_AUTHORIZATION=f"Token {token}")
     with CaptureQueriesContext(connection) as queries:

@@ -48,7 +48,7 @@ def test_two_people_press_play_now_and_land_in_the_same_game(
 ) -> None:
     alice = UserFactory(username="alice")
     bob = UserFactory(username="bob")
-    UserFactory(username="carol")  # not online: not in the lobby's list
+    UserFactory(username="carol", last_active_at=None)  # never seen: not in the lobby's list
     alice_page = lobby_page(browser, live_server, alice, DESKTOP)
     bob_page = lobby_page(browser, live_server, bob, PHONE)
 

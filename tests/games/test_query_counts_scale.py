@@ -16,6 +16,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from accounts.models import User
 from games import services, tasks
@@ -91,6 +92,8 @@ def clone(game: Game, count: int, me: User, opponents: list[User]) -> None:
 def query_counts(client: Client, me: User, active: Game) -> dict[str, int]:
     client.force_login(me)
     cache.clear()  # every run's poll marks the seat seen (at most every 30 s per browser)
+    # Seen just now: presence (accounts.presence) writes at most once a minute, and not in a run.
+    User.objects.filter(pk=me.pk).update(last_active_at=timezone.now())
     pages = {
         "lobby": ("/", 200, {}),
         "my games (API)": ("/api/games/?mine=true", 200, {}),
