@@ -8,6 +8,7 @@ English sentence written at the time, for the admin and for rows older than ``pa
 """
 
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any
 
 from django.utils.translation import gettext, ngettext
@@ -15,6 +16,7 @@ from django.utils.translation import gettext, ngettext
 from accounts.models import User
 from durak_site import dates
 from durak_site.engine_text import preset_name
+from games import words
 
 from .models import Kind
 
@@ -31,6 +33,8 @@ def _moment(value: Any, user: User) -> str:
 
 def _finished(params: dict[str, Any]) -> str:
     game, how, fool = params["game"], params.get("how", ""), params.get("fool", "")
+    if params.get("fool_bot"):
+        fool = words.seat_name(SimpleNamespace(is_bot=True, bot_level=params["fool_bot"]))
     result = params.get("result")
     if result == "fool":
         if how == "timeout":

@@ -197,7 +197,10 @@ def bells_changed(user_ids: Iterable[int]) -> None:
     transaction.on_commit(send)
 
 
-def _result_params(game: Game, seat: Seat, names: dict[int, str]) -> dict[str, Any]:
+def _result_params(
+    game: Game, seat: Seat, names: dict[int, str], bot_levels: dict[int, str] | None = None
+) -> dict[str, Any]:
+    bot_levels = bot_levels or {}
     end = (game.state or {}).get("end") or {}
     loser = end.get("player")
     how = end.get("reason", "") if end.get("reason") in ("timeout", "resign", "claim") else ""
@@ -206,7 +209,10 @@ def _result_params(game: Game, seat: Seat, names: dict[int, str]) -> dict[str, A
     if seat.result == Seat.Result.DRAW:
         return {"game": game.pk, "result": "draw"}
     fool = names.get(loser, "") if loser is not None else ""
-    return {"game": game.pk, "result": "not_fool", "how": how, "fool": fool}
+    params = {"game": game.pk, "result": "not_fool", "how": how, "fool": fool}
+    if loser is not None and loser in bot_levels:
+        params["fool_bot"] = bot_levels[loser]  # named by its level, in the reader's language
+    return params
 
 
 def game_changed(
@@ -236,8 +242,11 @@ def game_changed(
             send(seat, Kind.GAME_STARTED, {"game": game.pk})
     if finished:
         names = {seat.position: users[seat.user_id].username for seat in seats}
+        bot_levels = {
+            seat.position: users[seat.user_id].bot_level for seat in seats if users[seat.user_id].is_bot
+        }
         for seat in seats:
-            send(seat, Kind.GAME_FINISHED, _result_params(game, seat, names))
+            send(seat, Kind.GAME_FINISHED, _result_params(game, seat, names, bot_levels))
         return
     for seat in newly_waiting:
         send(seat, Kind.YOUR_MOVE, {"game": game.pk, "deadline": _iso(seat.deadline)})

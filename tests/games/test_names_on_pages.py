@@ -8,7 +8,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.models import Game
+from accounts.models import User
+from games.models import Game, Seat
 from tests.factories import LONGER_DEAL, UserFactory, started_game
 from tests.stats.helpers import time_out
 
@@ -51,3 +52,15 @@ def test_profiles_and_replays_name_the_rule_set() -> None:
         assert ">classic<" not in page and "(classic," not in page
     russian = client.get(reverse("replays:replay", args=[game.pk]), headers={"accept-language": "ru"})
     assert "(classic," not in russian.content.decode()
+
+
+def test_a_finished_games_notification_names_a_computer_fool_by_its_level() -> None:
+    game, users = started_game(deal=LONGER_DEAL)
+    waited = Seat.objects.get(game=game, awaiting_move=True)
+    User.objects.filter(pk=waited.user_id).update(is_bot=True, bot_level="random")
+    time_out(game)  # the computer player ran out of time: it is the fool
+    human = next(user for user in users if user.pk != waited.user_id)
+    bell = client_for(human).get(reverse("notifications:list"), headers={"accept-language": "ru"})
+    page = bell.content.decode()
+    assert "Компьютер (новичок)" in page
+    assert waited.user.username not in page
