@@ -15,6 +15,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from chat.models import ChatMessage
+from durak_site import dates
 from games.models import Game
 
 #: Name of the group that holds the moderators' permissions (created by migration 0002).
@@ -144,18 +145,18 @@ class Sanction(models.Model):
     def until_text(self) -> str:
         if self.ends_at is None:
             return gettext("for good")
-        return gettext("until %(moment)s UTC") % {"moment": f"{self.ends_at:%Y-%m-%d %H:%M}"}
+        return gettext("until %(moment)s") % {"moment": dates.with_zone(self.ends_at)}
 
     def explain(self) -> str:
         """What the sanctioned user is told (in the active language): what, until when and why."""
-        values = {"reason": self.reason, "moment": f"{self.ends_at:%Y-%m-%d %H:%M}" if self.ends_at else ""}
+        values = {"reason": self.reason, "moment": dates.with_zone(self.ends_at) if self.ends_at else ""}
         if self.kind == self.Kind.MUTE:
             if self.ends_at is None:
                 return gettext("You are muted in chat for good. Reason: %(reason)s") % values
-            return gettext("You are muted in chat until %(moment)s UTC. Reason: %(reason)s") % values
+            return gettext("You are muted in chat until %(moment)s. Reason: %(reason)s") % values
         if self.ends_at is None:
             return gettext("You are suspended for good. Reason: %(reason)s") % values
-        return gettext("You are suspended until %(moment)s UTC. Reason: %(reason)s") % values
+        return gettext("You are suspended until %(moment)s. Reason: %(reason)s") % values
 
 
 class AppendOnlyQuerySet(models.QuerySet["AuditEntry"]):

@@ -11,6 +11,7 @@ from django.utils import timezone
 import durak
 from accounts.models import ApiToken
 from chat.models import ChatMessage
+from durak_site import dates
 from games import services as game_services
 from games.models import Game, Move, Seat
 from moderation.models import AuditEntry, Report, Sanction
@@ -140,7 +141,7 @@ def test_mute_a_user_for_a_day(mod_client: Client, moderator: Any) -> None:
     response = muted.post(reverse("chat:post", args=[game.pk]), {"text": "let me talk"}, headers=HTMX)
     assert response.status_code == 403
     page = response.content.decode()
-    assert "You are muted in chat until" in page and f"{sanction.ends_at:%Y-%m-%d %H:%M}" in page
+    assert "You are muted in chat until" in page and dates.with_zone(sanction.ends_at) in page
     assert "flooding the chat" in page
     assert not ChatMessage.objects.exists()
     # The log tells them before they try; they still play.
@@ -201,7 +202,7 @@ def test_suspend_a_user_ends_their_games_sessions_and_tokens(mod_client: Client,
     login = Client().post(reverse("account_login"), {"login": alice.username, "password": PASSWORD})
     assert login.status_code == 200
     page = login.content.decode()
-    assert "You are suspended until" in page and f"{sanction.ends_at:%Y-%m-%d %H:%M}" in page
+    assert "You are suspended until" in page and dates.with_zone(sanction.ends_at) in page
     assert "cheating with a friend" in page
     # A wrong password gets only the usual answer: nothing about the suspension.
     wrong = Client().post(reverse("account_login"), {"login": alice.username, "password": "nope"})
