@@ -41,15 +41,16 @@ PASSWORD = "table-felt-and-trumps-42"
 TIMEOUT_MS = 30_000  # a loaded two-core machine: wait long, never assert that something was quick
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
-# Classic podkidnoy, two players, hearts trump, no stock (an endgame: the other cards are out).
-# Bout 1: the host leads 6S, the guest takes it (7 cards in hand; nothing to throw in).
+# Classic podkidnoy, two players, the 9H face up under a stock of two (the other cards are out).
+# Bout 1: the host leads 6S; the guest, with 7 cards, takes it; the host is done and draws the
+#   stock (8D, then the face-up 9H).
 # Bout 2: the host leads 7S, the guest beats it with 8S; the host could throw in 8D but is done.
-# Bout 3: the guest leads 9C, the host beats it with the trump AH (nothing more to throw).
-# Bout 4: the host leads 8D, the last card: out. The guest beats it with 10D and is the fool.
+# Bout 3: the guest leads 9C, the host beats it with the trump 9H (nobody has a 9 to throw).
+# Bout 4: the host leads 8D, the guest beats it with 10D.
+# Bout 5: the guest leads JC, the host beats it with AH, the last card: out. The guest is the fool.
 DEAL: dict[str, Any] = {
-    "hands": [["6S", "7S", "8D", "AH"], ["8S", "9C", "10D", "JC", "QD", "KC"]],
-    "stock": [],
-    "trump": "H",
+    "hands": [["6S", "7S", "AH"], ["8S", "9C", "10D", "JC", "QD", "KC", "6C"]],
+    "stock": ["8D", "9H"],
     "first_attacker": 0,
 }
 
@@ -92,10 +93,13 @@ WORDS: dict[str, dict[str, str]] = {
         "attack 8D": "Attack with 8♦",
         "attack 9C": "Attack with 9♣",
         "beat 7S": "Beat 7♠ with 8♠",
-        "beat 9C": "Beat 9♣ with A♥",
+        "beat 9C": "Beat 9♣ with 9♥",
+        "attack JC": "Attack with J♣",
+        "beat JC": "Beat J♣ with A♥",
         "beat 8D": "Beat 8♦ with 10♦",
         "take": "Take the cards",
         "done": "Done",
+        "done (take)": "Done",
         "history": "History",
         "guest takes": "{guest} takes the cards.",
         "you take": "You take the cards.",
@@ -147,17 +151,20 @@ WORDS: dict[str, dict[str, str]] = {
         "attack 8D": "Ходить: 8♦",
         "attack 9C": "Ходить: 9♣",
         "beat 7S": "Побить 7♠ картой 8♠",
-        "beat 9C": "Побить 9♣ картой A♥",
+        "beat 9C": "Побить 9♣ картой 9♥",
+        "attack JC": "Ходить: J♣",
+        "beat JC": "Побить J♣ картой A♥",
         "beat 8D": "Побить 8♦ картой 10♦",
         "take": "Беру",
         "done": "Бито",
+        "done (take)": "Пас",
         "history": "История",
         "guest takes": "{guest} берёт карты.",
         "you take": "Вы берёте карты.",
         "you attack 6S": "Вы ходите: 6♠.",
         "host attacks 6S": "{host} ходит: 6♠.",
         "to guest's hand": "6♠ — в руку: {guest}.",
-        "to your hand": "6♠ — в руку: вам.",
+        "to your hand": "6♠ — к вам в руку.",
         "bito": "Бито: 7♠ 8♠ уходят в отбой.",
         "you are the fool": "Игра окончена: вы — дурак.",
         "guest is the fool": "Игра окончена: {guest} — дурак.",
@@ -415,31 +422,37 @@ def test_two_newcomers_sign_up_play_chat_rematch_and_find_a_quick_game(
     host.assert_not_reloaded()
     expect(host.table.locator(".clocks .clock.mine")).to_contain_text(host.say("you have until"))
 
-    # Bout 1: the host leads, the guest takes (7 cards).
+    # Bout 1: the host leads. On the phone with 7 cards the hand is one row and "take" is on the
+    # screen (issue 19's rough edge), the trump beside the stock. The guest takes, the host is done.
     move_and_watch(host, guest, lambda: host.play("6S", "attack 6S"))
-    move_and_watch(guest, host, lambda: guest.press("take"))
     expect(guest.table.locator(".hand [data-pick]")).to_have_count(7)
-
-    # Each reads the history, newest first, in their own words; a phone has it folded at first.
-    expect(phone.page.locator("details#history")).not_to_have_attribute("open", re.compile(".*"))
-    entries = host.history()
-    expect(entries.first).to_contain_text(host.say("guest takes", guest=guest.name))
-    expect(entries.first).to_contain_text(host.say("to guest's hand", guest=guest.name))
-    expect(entries.last).to_contain_text(host.say("you attack 6S"))
-    entries = guest.history()
-    expect(entries.first).to_contain_text(guest.say("you take"))
-    expect(entries.last).to_contain_text(guest.say("host attacks 6S", host=host.name))
-
-    # Bout 2: on the phone with 7 cards, "take" is on the screen; the guest beats, the host is done.
-    move_and_watch(host, guest, lambda: host.play("7S", "attack 7S"))
-    expect(guest.table.locator(".hand [data-pick]")).to_have_count(7)
-    if guest is phone:  # the hand in one row, "take" above the fold (issue 19's rough edge)
+    expect(guest.table.locator('.deck .trump-card[data-card="9H"]')).to_be_visible()
+    if guest is phone:
         guest.page.locator("#table-status").scroll_into_view_if_needed()
         expect(guest.table.locator(".hand")).to_be_in_viewport()
         expect(guest.button("take", guest.table)).to_be_in_viewport()
         guest.assert_fits()
         if screenshots:
             guest.screenshot(shots / "phone-table-7-cards.png")
+    move_and_watch(guest, host, lambda: guest.press("take"))
+    move_and_watch(host, guest, lambda: host.press("done (take)"))
+    expect(guest.table.locator(".hand [data-pick]")).to_have_count(8)
+    expect(host.table.locator(".hand [data-pick]")).to_have_count(4)
+
+    # Each reads the history, newest first, in their own words; a phone has it folded at first.
+    expect(phone.page.locator("details#history")).not_to_have_attribute("open", re.compile(".*"))
+    entries = host.history()
+    expect(entries).to_have_count(3)
+    expect(entries.first).to_contain_text(host.say("to guest's hand", guest=guest.name))
+    expect(entries.nth(1)).to_contain_text(host.say("guest takes", guest=guest.name))
+    expect(entries.last).to_contain_text(host.say("you attack 6S"))
+    entries = guest.history()
+    expect(entries.first).to_contain_text(guest.say("to your hand"))
+    expect(entries.nth(1)).to_contain_text(guest.say("you take"))
+    expect(entries.last).to_contain_text(guest.say("host attacks 6S", host=host.name))
+
+    # Bout 2: the guest beats, the host is done: beaten off.
+    move_and_watch(host, guest, lambda: host.play("7S", "attack 7S"))
     move_and_watch(guest, host, lambda: guest.play("8S", "beat 7S"))
     move_and_watch(host, guest, lambda: host.press("done"))
     expect(host.history().first).to_contain_text(host.say("bito"))
@@ -459,19 +472,21 @@ def test_two_newcomers_sign_up_play_chat_rematch_and_find_a_quick_game(
     expect(guest.page.locator("#chat-log")).to_contain_text("hello 5")
     host.assert_not_reloaded()
 
-    # Bouts 3 and 4: the game goes on by clicks after the flood, to its end.
+    # Bouts 3 to 5: the game goes on by clicks after the flood, to its end.
     move_and_watch(guest, host, lambda: guest.play("9C", "attack 9C"))
     desktop = guest if host is phone else host
-    expect(desktop.history()).to_have_count(6)
+    expect(desktop.history()).to_have_count(7)
     if screenshots:
         desktop.table.screenshot(path=str(shots / "history.png"))
-    move_and_watch(host, guest, lambda: host.play("AH", "beat 9C"))
+    move_and_watch(host, guest, lambda: host.play("9H", "beat 9C"))
     move_and_watch(host, guest, lambda: host.play("8D", "attack 8D"))
     move_and_watch(guest, host, lambda: guest.play("10D", "beat 8D"))
+    move_and_watch(guest, host, lambda: guest.play("JC", "attack JC"))
+    move_and_watch(host, guest, lambda: host.play("AH", "beat JC"))
     expect(guest.table.locator(".status")).to_contain_text(guest.say("you are the fool"))
     expect(host.table.locator(".status")).to_contain_text(host.say("guest is the fool", guest=guest.name))
     for person in (host, guest):
-        expect(person.history()).to_have_count(9)
+        expect(person.history()).to_have_count(12)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.seats.get(user__username=guest.name).result == Seat.Result.FOOL
