@@ -40,8 +40,19 @@ HIGH_RATES = {"user": "100000/min", "ip": "100000/min", "auth": "100000/min"}
 
 #: Apps whose rows a refused request must leave alone, and the columns that change on a mere
 #: visit (log-in time, a seat's "last seen", a token's last use) and so are not compared.
-APPS = ("accounts", "account", "games", "chat", "notifications", "stats", "series", "replays", "moderation")
-VOLATILE = {"last_login", "last_seen_at", "last_used"}
+APPS = (
+    "accounts",
+    "account",
+    "games",
+    "chat",
+    "notifications",
+    "stats",
+    "series",
+    "replays",
+    "moderation",
+    "matchmaking",
+)
+VOLATILE = {"last_login", "last_seen_at", "last_used", "last_active_at"}  # a visit writes them
 
 # --- what each form takes ------------------------------------------------------------------------
 
