@@ -11,7 +11,8 @@ Last, the guest asks to "Play now" and a third person asking for the same lands 
 
 The deal is stacked by the test alone (the live server runs in this process:
 ``services.game_create`` is wrapped to pass ``DEAL``), so every game here is short and the same.
-With ``SCREENSHOTS`` the walk also saves the README's screenshots to ``docs/screenshots/``.
+The walk with the guest on the phone saves the README's screenshots to ``docs/screenshots/``; the
+other saves its own to ``test-artifacts/browser/walk-ru-host/``.
 """
 
 from __future__ import annotations
@@ -319,9 +320,8 @@ class Person:
         expect(history).to_have_attribute("open", "")
         return history.locator(".history-entry")
 
-    def screenshot(self, path: Path, full_page: bool = False) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(path), full_page=full_page)
+    def screenshot(self, path: Path) -> None:
+        self.page.screenshot(path=str(path))
 
 
 def confirmation_link(address: str) -> str:
@@ -374,9 +374,9 @@ def test_two_newcomers_sign_up_play_chat_rematch_and_find_a_quick_game(
     settings.CHAT_FLOOD_MESSAGES = 5
     settings.CHAT_FLOOD_SECONDS = 600  # a slow machine's six clicks all fall in one window
     monkeypatch.setattr(services, "game_create", functools.partial(services.game_create, deal=DEAL))
-    expect.set_options(timeout=TIMEOUT_MS)
     cache.clear()  # allauth sends one confirmation per address in 3 minutes, counted in the cache
     shots = SCREENSHOTS if screenshots else artifacts / f"walk-{host_seat.language}-host"
+    shots.mkdir(parents=True, exist_ok=True)
 
     host = Person(browser, host_seat, live_server.url)
     guest = Person(browser, guest_seat, live_server.url)
@@ -432,8 +432,7 @@ def test_two_newcomers_sign_up_play_chat_rematch_and_find_a_quick_game(
         expect(guest.table.locator(".hand")).to_be_in_viewport()
         expect(guest.button("take", guest.table)).to_be_in_viewport()
         guest.assert_fits()
-        if screenshots:
-            guest.screenshot(shots / "phone-table-7-cards.png")
+        guest.screenshot(shots / "phone-table-7-cards.png")
     move_and_watch(guest, host, lambda: guest.press("take"))
     move_and_watch(host, guest, lambda: host.press("done (take)"))
     expect(guest.table.locator(".hand [data-pick]")).to_have_count(8)
@@ -476,8 +475,7 @@ def test_two_newcomers_sign_up_play_chat_rematch_and_find_a_quick_game(
     move_and_watch(guest, host, lambda: guest.play("9C", "attack 9C"))
     desktop = guest if host is phone else host
     expect(desktop.history()).to_have_count(7)
-    if screenshots:
-        desktop.table.screenshot(path=str(shots / "history.png"))
+    desktop.table.screenshot(path=str(shots / "history.png"))
     move_and_watch(host, guest, lambda: host.play("9H", "beat 9C"))
     move_and_watch(host, guest, lambda: host.play("8D", "attack 8D"))
     move_and_watch(guest, host, lambda: guest.play("10D", "beat 8D"))
@@ -501,9 +499,8 @@ def test_two_newcomers_sign_up_play_chat_rematch_and_find_a_quick_game(
     expect(offer).to_contain_text(guest.say("series of 3"))
     guest.assert_not_reloaded()
     guest.assert_fits()
-    if screenshots:
-        guest.page.locator("#rematch").scroll_into_view_if_needed()
-        guest.screenshot(shots / "rematch-offer.png")
+    guest.page.locator("#rematch").scroll_into_view_if_needed()
+    guest.screenshot(shots / "rematch-offer.png")
     guest.tap(guest.button("accept the rematch", guest.page.locator("#rematch")))
     expect(guest.page.locator("#rematch .rematch-next")).to_be_visible()
     following = Game.objects.exclude(pk=game.pk).get()
@@ -521,8 +518,7 @@ def test_two_newcomers_sign_up_play_chat_rematch_and_find_a_quick_game(
     expect(guest.page.locator("#play-now .queue-status")).to_contain_text(guest.say("looking for players"))
     expect(guest.page.locator("#play-now .queue-status")).to_contain_text(guest.say("one day"))
     guest.assert_fits()
-    if screenshots:
-        guest.screenshot(shots / "play-now-queue.png")
+    guest.screenshot(shots / "play-now-queue.png")
     guest.mark_page()
 
     carol = UserFactory(username="carol", language="en")
