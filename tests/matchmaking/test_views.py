@@ -120,3 +120,15 @@ def test_the_play_now_form_ids_differ_from_the_create_forms_beside_it() -> None:
     body = logged_in(UserFactory()).get(reverse("games:lobby")).content.decode()
     assert 'id="play-now-num_players"' in body
     assert body.count('id="id_num_players"') <= 1
+
+
+def test_the_waiting_page_in_russian() -> None:
+    alice = UserFactory(language="ru")
+    client = logged_in(alice)
+    client.cookies["django_language"] = "ru"
+    client.post(reverse("matchmaking:play"), {**FORM, "num_players": "3", "fill_after": "60"})
+    page = client.get(reverse("matchmaking:play")).content.decode()
+    assert "Ищем игроков:" in page and "игроков: 3" in page
+    assert "Нужно ещё 2 игрока" in page
+    assert "Компьютерные игроки займут свободные места через 1 минуту ожидания" in page
+    assert "Перестать ждать" in page
