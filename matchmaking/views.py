@@ -6,11 +6,14 @@ while the stream is down, and every 30 seconds anyway, which also keeps the play
 goes to the game once one is found (``HX-Redirect``).
 """
 
+from datetime import timedelta
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -20,6 +23,10 @@ from games.exceptions import GameError
 
 from . import selectors, services
 from .forms import PlayNowForm
+
+#: The waiting page, opened again this soon after its game was found, goes to the game (a page
+#: without JavaScript); later it shows the form, for another game.
+JUST_FOUND = timedelta(minutes=2)
 
 
 def _player(request: HttpRequest) -> User:
@@ -38,7 +45,12 @@ def play(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         return _join(request)
     matched = selectors.current_entry(user=request.user)
-    if matched is not None and matched.game_id is not None:
+    just_found = (
+        matched is not None
+        and matched.matched_at is not None
+        and timezone.now() - matched.matched_at < JUST_FOUND
+    )
+    if matched is not None and matched.game_id is not None and just_found:
         return redirect(_game_url(matched.game_id))
     return render(request, "matchmaking/play.html", {"play_now_form": PlayNowForm()})
 
@@ -84,8 +96,9 @@ def leave(request: HttpRequest) -> HttpResponse:
 @require_GET
 def status(request: HttpRequest) -> HttpResponse:
     """The play-now block alone (what the lobby and the waiting page refresh); once the player's
-    game is found, ``HX-Redirect`` to it."""
+    game is found, the waiting block (``?waiting=1``) gets ``HX-Redirect`` to it. The lobby's
+    news of the queue refreshes from here too, and stays where it is."""
     matched = selectors.current_entry(user=request.user)
-    if matched is not None and matched.game_id is not None:
+    if request.GET.get("waiting") and matched is not None and matched.game_id is not None:
         return HttpResponse(status=200, headers={"HX-Redirect": _game_url(matched.game_id)})
     return render(request, "matchmaking/_play_now.html", {"play_now_form": PlayNowForm()})

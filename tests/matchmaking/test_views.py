@@ -1,11 +1,13 @@
 """The play-now pages: the lobby's block, joining by the form, the waiting page, its refresh
 (which sends a player whose game was found to it) and leaving."""
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.models import Game
 from matchmaking.models import QueueEntry
@@ -61,12 +63,22 @@ def test_pressing_play_now_waits_then_the_second_player_goes_straight_to_the_gam
     game = Game.objects.get()
     assert response.status_code == 302 and response["Location"] == reverse("games:detail", args=[game.pk])
     # Alice's waiting block, refreshed by her stream or her poll, sends her page to the game.
-    refresh = alice_client.get(reverse("matchmaking:status"), headers={"HX-Request": "true"})
+    refresh = alice_client.get(reverse("matchmaking:status") + "?waiting=1", headers={"HX-Request": "true"})
     assert refresh.status_code == 200
     assert refresh["HX-Redirect"] == reverse("games:detail", args=[game.pk])
     assert alice_client.get(reverse("matchmaking:play"))["Location"] == reverse(
         "games:detail", args=[game.pk]
     )
+    # The lobby's news of the queue refreshes from the same view and stays in the lobby; the
+    # block says where the game is and offers the form for another.
+    news = alice_client.get(reverse("matchmaking:status"), headers={"HX-Request": "true"})
+    assert "HX-Redirect" not in news
+    found = f'Your game was found: <a href="/games/{game.pk}/">game {game.pk}</a>.'
+    assert found in news.content.decode()
+    assert 'name="preset"' in news.content.decode()
+    # Later, the waiting page is the form again.
+    QueueEntry.objects.filter(user=alice).update(matched_at=timezone.now() - timedelta(minutes=5))
+    assert alice_client.get(reverse("matchmaking:play")).status_code == 200
 
 
 def test_the_waiting_page_lists_who_waits_with_you_and_whether_they_are_online() -> None:
