@@ -2,7 +2,8 @@
 choice; Alice waits on the queue page, Bob's press starts the game, and Alice's page goes to it
 by itself (the live server has no stream: her waiting block polls), without a reload.
 
-The queue page as Alice waits is ``docs/screenshots/play-now-queue.png``.
+The queue page as Alice waits is ``test-artifacts/browser/play-now-queue.png`` (the newcomer's
+walk, ``test_newcomer_walk.py``, takes ``docs/screenshots/play-now-queue.png`` on a phone).
 """
 
 from pathlib import Path
@@ -20,7 +21,6 @@ from tests.faults.conftest import Site, login_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 360, "height": 780}
 
@@ -61,8 +61,7 @@ def test_two_people_press_play_now_and_land_in_the_same_game(
     expect(alice_page.locator("#play-now")).to_contain_text("Nobody else yet.")
     expect(alice_page.locator("#play-now .online-now")).to_contain_text("2 players online: ")
     alice_page.wait_for_timeout(300)  # the spinner's first turn, for the picture
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    alice_page.screenshot(path=str(SCREENSHOTS / "play-now-queue.png"), full_page=True)
+    alice_page.screenshot(path=str(artifacts / "play-now-queue.png"), full_page=True)
 
     # Bob's lobby, refreshed, shows who waits for what and who is online.
     bob_page.reload()
