@@ -182,6 +182,9 @@ ACCOUNT_EMAIL_VERIFICATION = env.str(
     "ACCOUNT_EMAIL_VERIFICATION", default="optional" if DEBUG else "mandatory"
 )
 ACCOUNT_UNIQUE_EMAIL = True
+# Confirming the address in the browser that signed up signs the newcomer in (allauth does
+# this only in that session: a confirmation link opened elsewhere still asks for the password).
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 # Tells a suspended user why and until when, once their password is right.
 ACCOUNT_FORMS = {"login": "moderation.forms.LoginForm"}
 # Sign-up asks for the time zone too, proposed from the browser (a choice of the IANA zones).

@@ -101,3 +101,41 @@ def test_create_demo_admin_is_idempotent(capsys: Any) -> None:
     admin = User.objects.get(username="admin")
     assert admin.is_superuser and admin.check_password("admin")
     assert "already exists" in capsys.readouterr().out
+
+
+def _sign_up_mandatory(client: Client, name: str) -> str:
+    """Sign up where the address must be confirmed first; the confirmation link's path."""
+    response = client.post(
+        reverse("account_signup"),
+        {
+            "username": name,
+            "email": f"{name}@example.com",
+            "password1": "a-long-card-password",
+            "password2": "a-long-card-password",
+            "time_zone": "Europe/Moscow",
+        },
+    )
+    assert response.status_code == 302
+    assert not client.get("/").context["user"].is_authenticated  # not before the address is confirmed
+    link = re.search(r"https?://[^\s]+/accounts/confirm-email/[^\s]+", mail.outbox[-1].body)
+    assert link, mail.outbox[-1].body
+    return "/" + link.group(0).split("://", 1)[1].split("/", 1)[1]
+
+
+def test_confirming_in_the_browser_that_signed_up_signs_the_newcomer_in(
+    client: Client, settings: Any
+) -> None:
+    settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+    path = _sign_up_mandatory(client, "vera")
+    client.post(path)
+    assert client.get("/").context["user"] == User.objects.get(username="vera")
+
+
+def test_a_confirmation_link_opened_elsewhere_still_asks_for_the_password(settings: Any) -> None:
+    settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+    path = _sign_up_mandatory(Client(), "gleb")
+    elsewhere = Client()
+    response = elsewhere.post(path)
+    assert response.status_code == 302
+    assert User.objects.get(username="gleb").emailaddress_set.get().verified
+    assert not elsewhere.get("/").context["user"].is_authenticated

@@ -251,12 +251,13 @@ class Person:
         link = confirmation_link(f"{self.name}@example.com")
         page.goto(f"{self.base_url}{link}")
         self.tap(self.button("confirm"))
-        # allauth does not log in on confirmation (LOGIN_ON_EMAIL_CONFIRMATION is off): log in.
-        page.wait_for_url(re.compile(r"/accounts/login/$"))
+        # Confirmed in the browser that signed up: signed in at once (LOGIN_ON_EMAIL_CONFIRMATION).
+        page.wait_for_url(f"{self.base_url}/")
         expect(page.locator(".messages")).to_contain_text(
             self.say("confirmed", email=f"{self.name}@example.com")
         )
-        self.log_in()
+        expect(page.locator(".site-header .who")).to_have_text(self.name)
+        self.assert_fits()
 
     def log_in(self) -> None:
         page = self.page
