@@ -3,13 +3,13 @@
 - the hand is one row (the cards overlap to fit), nothing sideways;
 - "Take the cards" is on the screen without scrolling, and so is the confirm bar once a card is
   picked and its target tapped, and neither covers a card of the hand (bounding boxes);
-- the face-up trump's rank and suit are visible beside the stock, not hidden under it.
+- the face-up trump's rank and suit are visible beside the stock, not hidden under it, and so is
+  the trump's caption, not under the docked hand.
 
 At 1280x800 the same table still shows the hand in one row with its actions on the screen.
-The 360 px screenshot is docs/screenshots/phone-table-7-cards.png.
+Its screenshots go to test-artifacts/browser/ (docs/screenshots/ is the newcomer's walk's).
 """
 
-import shutil
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -26,7 +26,6 @@ from games.models import Game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TIMEOUT_MS = 30_000
 # Classic with hands of seven; diamonds trump (the 9♦ face up under a stock of three). Alice
 # leads 6♠; Bob, on the phone, holds seven cards and may beat it (7♠, Q♠) or take.
@@ -171,6 +170,15 @@ def check_table(page: Page, size: str) -> None:
     assert hit == "9D", f"the trump's corner is covered (by {hit!r}) at {size}"
     assert in_viewport(page, corner_box)
 
+    # The trump's caption ("Trump: ♦ diamonds") is on the screen, and the docked hand lies not over it.
+    caption = table.locator(".deck .trump")
+    expect(caption).to_contain_text("diamonds")
+    caption_box, dock_box = caption.bounding_box(), table.locator(".hand-dock").bounding_box()
+    assert in_viewport(page, caption_box), f"the trump's caption is off the screen at {size}: {caption_box}"
+    assert caption_box and dock_box and not overlaps(caption_box, dock_box), (
+        f"the docked hand covers the trump's caption at {size}: {caption_box} under {dock_box}"
+    )
+
 
 @pytest.mark.parametrize("size", ["360", "390", "1280"])
 def test_seven_cards_one_row_actions_and_trump_in_sight(
@@ -181,11 +189,7 @@ def test_seven_cards_one_row_actions_and_trump_in_sight(
     page.goto(f"{live_server.url}/games/{game.pk}/")
     expect(page.locator("#table")).to_have_attribute("data-confirm", "on")
     check_table(page, size)
-    shot = artifacts / f"phone-table-7-cards-{size}.png"
-    page.screenshot(path=str(shot))
-    if size == "360":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        shutil.copy(shot, SCREENSHOTS / "phone-table-7-cards.png")
+    page.screenshot(path=str(artifacts / f"phone-table-7-cards-{size}.png"))
 
     # Pick a card and its target: the confirm bar is on the screen and covers no card.
     table = page.locator("#table")
