@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from accounts.models import User
 from games import services
@@ -34,6 +34,26 @@ def people() -> tuple[User, User]:
     return alice, bob
 
 
+def looks_like_a_button(page: Page, summary: Locator) -> None:
+    """A folded confirmation's <summary> is drawn as a button (a fill and a border, not plain
+    text on the felt), at least 44 px each way, and shows an outline when reached by the keyboard."""
+    box = summary.bounding_box()
+    assert box and box["height"] >= 44 and box["width"] >= 44, box
+    look = summary.evaluate(
+        "el => { const s = getComputedStyle(el); return [s.backgroundColor, s.borderTopStyle, s.borderTopWidth, s.cursor]; }"
+    )
+    assert look[0] not in ("transparent", "rgba(0, 0, 0, 0)") and look[1] != "none" and look[2] != "0px", look
+    assert look[3] == "pointer", look
+    for _ in range(100):  # Tab to it, as a keyboard user would
+        if summary.evaluate("el => el === document.activeElement"):
+            break
+        page.keyboard.press("Tab")
+    ring = summary.evaluate(
+        "el => { const s = getComputedStyle(el); return [el.matches(':focus-visible'), s.outlineStyle, s.outlineWidth]; }"
+    )
+    assert ring[0] and ring[1] != "none" and float(ring[2].removesuffix("px")) >= 2, ring
+
+
 def test_a_player_resigns_by_clicks_after_confirming(
     browser: Browser, live_server: Any, artifacts: Path
 ) -> None:
@@ -44,6 +64,8 @@ def test_a_player_resigns_by_clicks_after_confirming(
     resign = page.locator("details.leave-confirm.resign")
     confirm = resign.get_by_role("button", name="Yes, resign")
     expect(confirm).to_be_hidden()  # folded: one click opens the question, a second answers it
+    looks_like_a_button(page, resign.locator("summary"))
+    page.screenshot(path=str(artifacts / "leave-resign-folded-phone.png"), full_page=True)
     resign.locator("summary").click()
     expect(confirm).to_be_visible()
     expect(resign).to_contain_text("you are the fool")
@@ -79,6 +101,7 @@ def test_a_player_claims_a_stalled_game_by_clicks(
     page.reload()
     expect(line).to_contain_text("You may claim the game: alice will be the fool")
     claim = page.locator("details.leave-confirm.claim")
+    looks_like_a_button(page, claim.locator("summary"))
     claim.locator("summary").click()
     page.screenshot(path=str(artifacts / "leave-claim-confirm.png"), full_page=True)
     claim.get_by_role("button", name="Yes, claim the game").click()
