@@ -125,7 +125,7 @@ def _mine(action: Mapping[str, Any], kind: str) -> str:
         return _("You transfer with %(card)s.") % {"card": card}
     sentences = {
         "take": lambda: _("You take the cards."),
-        "pass": lambda: _("You pass."),
+        "pass": lambda: _("You: done."),  # the button's word ("Done", «Пас»)
         "auto_pass": lambda: (
             _("You asked not to be waited for to throw in.")
             if action.get("on")
@@ -157,7 +157,7 @@ def _theirs(action: Mapping[str, Any], kind: str, name: str) -> str:
         return _("%(name)s transfers with %(card)s.") % {**who, "card": card}
     sentences = {
         "take": lambda: _("%(name)s takes the cards."),
-        "pass": lambda: _("%(name)s passes."),
+        "pass": lambda: _("%(name)s: done."),
         "auto_pass": lambda: (
             _("%(name)s asked not to be waited for to throw in.")
             if action.get("on")

@@ -46,7 +46,7 @@ GENDERED = re.compile(r"\b(alice|bob)\s+\w+(л|ла|лся|лась)\b")
                 {"type": "game_over", "reason": "cards", "player": 0},
             ],
             [
-                "alice passes.",
+                "alice: done.",
                 "6♠ 7♠ go to the hand of bob.",
                 "alice draws 2 cards.",
                 "bob has no cards left: out of the game.",
@@ -93,3 +93,16 @@ def test_the_table_and_the_history_say_a_move_in_the_same_words() -> None:
         assert table == words.move_sentence(action, me=0, names=NAMES, position=1) == "bob beats 7♥ with 9♥."
         # Once the cards went on into a hand, the last-move line no longer names them.
         assert last_move_line(action, 1, 0, NAMES, frozenset()) == "bob played a card."
+
+
+@pytest.mark.parametrize(
+    ("language", "mine", "theirs"), [("en", "You: done.", "bob: done."), ("ru", "Вы: пас.", "bob: пас.")]
+)
+def test_a_pass_is_told_in_the_buttons_word(language: str, mine: str, theirs: str) -> None:
+    """The button reads "Done" («Пас»): the history and the last-move line say the same word."""
+    action = {"type": "pass", "player": 1}
+    with translation.override(language):
+        button = words.plain_action_label(action).lower()
+        assert words.move_sentence(action, me=1, names=NAMES) == mine
+        assert words.move_sentence(action, me=0, names=NAMES) == theirs
+    assert button in mine.lower() and button in theirs.lower()
