@@ -28,6 +28,24 @@ def local(moment: datetime, zone: tzinfo | None = None) -> str:
     return str(formats.date_format(timezone.localtime(moment, zone), "DATETIME_FORMAT"))
 
 
+def in_a_list(moment: datetime, zone: tzinfo | None = None, *, now: datetime | None = None) -> str:
+    """A moment among others on a page that shows the zone elsewhere (the history's moves): the
+    time alone (``TIME_FORMAT``) when it falls on the reader's today, else ``local``.
+
+    >>> from datetime import UTC, datetime
+    >>> from django.utils import translation
+    >>> moment, zone = datetime(2026, 12, 1, 10, 56, tzinfo=UTC), ZoneInfo("UTC")
+    >>> with translation.override("en"):
+    ...     in_a_list(moment, zone, now=moment), in_a_list(moment, zone, now=datetime(2026, 12, 2, tzinfo=UTC))
+    ('10:56 a.m.', 'Dec. 1, 2026, 10:56 a.m.')
+    """
+    zone = zone or timezone.get_current_timezone()
+    here = timezone.localtime(moment, zone)
+    if here.date() == timezone.localtime(now or timezone.now(), zone).date():
+        return str(formats.time_format(here, "TIME_FORMAT"))
+    return local(moment, zone)
+
+
 def with_zone(moment: datetime, zone: tzinfo | None = None) -> str:
     """``local`` followed by the zone's name: "Dec. 2, 2026, 1 a.m. (Europe/Moscow)"."""
     zone = zone or timezone.get_current_timezone()
@@ -90,4 +108,4 @@ class ReaderTimeZoneMiddleware:
             timezone.deactivate()
 
 
-__all__ = ["ReaderTimeZone", "ReaderTimeZoneMiddleware", "local", "with_zone", "zone_name"]
+__all__ = ["ReaderTimeZone", "ReaderTimeZoneMiddleware", "in_a_list", "local", "with_zone", "zone_name"]

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 import durak
+from durak_site import dates
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 #: The actions that lay a card on the table.
@@ -309,6 +310,11 @@ class HistoryEntry:
     mine: bool
     #: Made by someone else since the reader last looked at the game.
     new: bool
+
+    @property
+    def when(self) -> str:
+        """``at`` as the page's other moments read: the time alone today, else the date too."""
+        return dates.in_a_list(self.at) if self.at else ""
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,9 @@
 player last looked marked, built from one read of the log and naming only public cards."""
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import connection
@@ -14,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import services
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 from tests.factories import UserFactory, play_moves, started_game
 from tests.games.helpers import card_traces
 
@@ -196,3 +197,30 @@ def test_the_russian_history_names_no_player_in_a_gendered_form() -> None:
     assert "ходит: 6♠" in lines and "Вы бьёте 6♠ картой 8♠" in lines
     for masculine in ("отбился", "взял ", "сходил", "вышел", "пасовал", "сдался"):
         assert masculine not in lines
+
+
+@pytest.mark.parametrize(
+    ("language", "today", "older"),
+    [("en", "3:07 p.m.", "Jan. 5, 2026, 9:30 a.m."), ("ru", "15:07", "5 января 2026 г. 9:30")],  # noqa: RUF001 (the year mark)
+)
+def test_the_history_times_read_like_the_pages_other_dates(language: str, today: str, older: str) -> None:
+    """Today's moves show the time alone, older ones the date and time, in the formats of the
+    clocks ("Dec. 2, 2026, 11:56 a.m."), not the short numeric ones ("12/01/2026 11:56 a.m."),
+    in the reader's language and time zone."""
+    game, users = started_game(deal=deal(HANDS_A))
+    game = play(game, users, SCRIPT[:2])
+    reader = users[0]
+    reader.language, reader.time_zone = language, "Europe/Moscow"
+    reader.save(update_fields=["language", "time_zone"])
+    moscow = ZoneInfo("Europe/Moscow")
+    this_day = timezone.localtime(timezone.now(), moscow).date()
+    first, second = game.moves.order_by("seq")
+    Move.objects.filter(pk=first.pk).update(
+        created_at=datetime(2026, 1, 5, 6, 30, tzinfo=UTC)
+    )  # 9:30 in Moscow
+    Move.objects.filter(pk=second.pk).update(created_at=datetime.combine(this_day, time(15, 7), moscow))
+    shown = re.findall(
+        r'<time class="history-time"[^>]*>([^<]*)</time>',
+        history_html(page_of(game, reader, **{"Accept-Language": language})),
+    )
+    assert shown == [today, older]
