@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import durak
+from accounts import presence
 from accounts.models import BOT_LEVELS
 from api.views import caller, errors
 from games.forms import TIME_CONTROLS
@@ -80,7 +81,8 @@ class QueueSerializer(serializers.Serializer[Any]):
 
 
 def queue_data(request: Request) -> dict[str, Any]:
-    state = selectors.queue_state(user=caller(request))
+    user = caller(request)
+    state = selectors.queue_state(user=user)
     entry = state.entry
     data: dict[str, Any] = {
         "status": "none" if entry is None else entry.status,
@@ -96,7 +98,7 @@ def queue_data(request: Request) -> dict[str, Any]:
             for user in state.waiting_with
         ],
         "queue": state.buckets,
-        "online": state.online_count,
+        "online": state.online_count + int(presence.is_online(user)),  # the state leaves the caller out
     }
     if entry is not None:
         data.update(

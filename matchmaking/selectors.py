@@ -41,8 +41,9 @@ class QueueState:
     waiting_with: list[User] = field(default_factory=list)
     #: Every bucket someone waits in, the most crowded first.
     buckets: list[Waiting] = field(default_factory=list)
+    #: The people online but the viewer (who knows they are here): a visitor is nobody to leave out.
     online_count: int = 0
-    #: Up to ``ONLINE_LISTED`` people online, the most recently active first.
+    #: Up to ``ONLINE_LISTED`` of them, the most recently active first.
     online: list[User] = field(default_factory=list)
 
     @property
@@ -110,6 +111,8 @@ def queue_state(*, user: Any, now: datetime | None = None) -> QueueState:
     now = now or timezone.now()
     entry = current_entry(user=user)
     online = presence.online_users(now=now)
+    if getattr(user, "is_authenticated", False):
+        online = online.exclude(pk=user.pk)
     return QueueState(
         entry=entry,
         waiting_with=waiting_with(entry=entry, now=now)

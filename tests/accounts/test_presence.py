@@ -68,9 +68,10 @@ def test_the_lobby_counts_and_lists_who_is_online() -> None:
     UserFactory(username="bob", last_active_at=now - timedelta(minutes=2))
     UserFactory(username="gone", last_active_at=now - timedelta(hours=3))
     page = logged_in(alice).get(reverse("games:lobby")).content.decode()
-    assert "2 players online" in page
     news = page.split('class="online-now"', 1)[1].split("</p>", 1)[0]
-    assert "alice" in news and "bob" in news and "gone" not in news
+    # The reader is not among them: she knows she is here.
+    assert "1 other player online" in news
+    assert "bob" in news and "alice" not in news and "gone" not in news
 
 
 def test_a_page_records_the_player_once_a_minute_and_adds_no_read() -> None:

@@ -93,6 +93,23 @@ def test_the_waiting_page_lists_who_waits_with_you_and_whether_they_are_online()
     assert "People only: no computer players" in page
 
 
+def online_line(page: str) -> str:
+    return page.split('class="online-now"', 1)[1].split("</p>", 1)[0]
+
+
+def test_the_waiting_page_lists_the_others_online_not_the_reader() -> None:
+    alice = UserFactory(username="alice")
+    bob = UserFactory(username="bob")
+    client = logged_in(alice)
+    client.post(reverse("matchmaking:play"), FORM)
+    line = online_line(client.get(reverse("matchmaking:play")).content.decode())
+    assert "1 other player online" in line and ">bob<" in line and "alice" not in line
+    # The lobby's block too; a visitor is nobody to leave out: everyone online is counted.
+    line = online_line(logged_in(bob).get(reverse("games:lobby")).content.decode())
+    assert "1 other player online" in line and ">alice<" in line and "bob" not in line
+    assert "2 players online" in online_line(Client().get(reverse("games:lobby")).content.decode())
+
+
 def test_leaving_by_the_form() -> None:
     alice = UserFactory()
     client = logged_in(alice)
@@ -140,7 +157,8 @@ def test_the_waiting_page_in_russian() -> None:
     client.cookies["django_language"] = "ru"
     client.post(reverse("matchmaking:play"), {**FORM, "num_players": "3", "fill_after": "60"})
     page = client.get(reverse("matchmaking:play")).content.decode()
-    assert "Ищем игроков:" in page and "игроков: 3" in page
+    # «игроков» once: "Looking for players: classic, 3 players" reads «мест за столом: 3».
+    assert "Ищем игроков: Подкидной дурак, мест за столом: 3," in page
     assert "Нужно ещё 2 игрока" in page
     assert "Компьютерные игроки займут свободные места через 1 минуту ожидания" in page
     assert "Перестать ждать" in page
