@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 import durak
+from games.models import Game, Move
 from games.presentation import SUIT_NAMES, card_name
 
 _ACTION_BUTTON = re.compile(r'<button name="action" value="([^"]*)"')
@@ -44,15 +45,37 @@ def card_traces(card: str) -> list[str]:
     ]
 
 
-def hidden_cards(engine: durak.Game, viewer: int | None) -> set[str]:
-    """Cards ``viewer`` must not see: other hands and the stock, but the face-up trump."""
+def hidden_cards(engine: durak.Game, viewer: int | None, game: Game | None = None) -> set[str]:
+    """Cards ``viewer`` must not see: other hands and the stock, but the face-up trump; with the
+    stored ``game``, also but the cards everyone has seen face up since the deal (played to the
+    table, then taken or kept: the history names them)."""
     hidden = {card for player, hand in enumerate(engine.hands) if player != viewer for card in hand}
     stock = list(engine.stock)
     hidden |= set(stock[:-1])
+    if game is not None:
+        hidden -= seen_face_up(engine, game)
     return hidden
 
 
-def assert_no_hidden_cards(page: str, engine: durak.Game, viewer: int | None) -> None:
-    for card in hidden_cards(engine, viewer):
+def seen_face_up(engine: durak.Game, game: Game) -> set[str]:
+    """Every card shown to all since the deal: each card of the move log, the trump turned up at
+    the deal (it goes to a hand after a trump swap) and the one face up now."""
+    seen = {card for card in (engine.trump_card, *engine.stock[-1:]) if card is not None}
+    for action, events in Move.objects.filter(game=game).values_list("action", "events"):
+        for public in (action, *(events or [])):  # events: a swap's took/gave, the last draw's face_up
+            seen.update(public.get("cards", []))
+            seen.update(
+                public[name] for name in ("card", "target", "took", "gave", "face_up") if name in public
+            )
+    return seen
+
+
+def assert_no_hidden_cards(
+    page: str, engine: durak.Game, viewer: int | None, game: Game | None = None
+) -> None:
+    """No card ``viewer`` may not see is on ``page``; pass the stored ``game`` when the page
+    shows its history (which names every card played, also those taken into a hand since)."""
+    for card in hidden_cards(engine, viewer, game):
         for trace in card_traces(card):
-            assert trace not in page, f"hidden card {card} leaks as {trace!r}"
+            at = page.find(trace)
+            assert at < 0, f"hidden card {card} leaks as {trace!r}: ...{page[max(0, at - 300) : at + 80]}..."

@@ -52,7 +52,7 @@ def test_nobody_sees_a_hidden_card(moves: int) -> None:
     for who, client, position in viewers(users):
         for name, page in pages(client, game).items():
             try:
-                assert_no_hidden_cards(page, engine, position)
+                assert_no_hidden_cards(page, engine, position, game)
             except AssertionError as error:
                 raise AssertionError(f"{who}, {name}: {error}") from None
             assert str(game.seed) not in page, f"{who}, {name}: the seed leaks"

@@ -119,7 +119,7 @@ def test_a_partners_game_played_to_the_end_through_the_pages(monkeypatch: pytest
         pages = [page(client, game) for client in clients]
         if move % 10 == 0:
             for position, seen in enumerate(pages):
-                assert_no_hidden_cards(seen, engine, position)
+                assert_no_hidden_cards(seen, engine, position, game)
         movers = [(client, seen) for client, seen in zip(clients, pages, strict=True) if action_buttons(seen)]
         assert movers, "the game waits for nobody"
         client, seen = rng.choice(movers)
@@ -211,7 +211,9 @@ def test_an_enchanted_game_shows_its_cards_and_is_played_to_the_end_without_java
     engine = durak.Game.from_dict(state_of(game))
     for position, client in enumerate((anna, boris, clara, Client())):
         viewer = position if position < 3 else None
-        assert_no_hidden_cards(page(client, game), engine, viewer)  # marks and effects name no hidden card
+        assert_no_hidden_cards(
+            page(client, game), engine, viewer, game
+        )  # marks and effects name no hidden card
     seen = page(anna, game)
     # Enchanted cards look different and carry their effect in the title and the tap-to-read list.
     for card in ("8S", "6S", "9C"):
