@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import durak
+from guide import tutorial
 
 from .world import World
 
@@ -53,6 +54,9 @@ class Route:
     anonymous_private: frozenset[Any] = NOT_FOUND
     stranger_private: frozenset[Any] = NOT_FOUND
     extra: dict[str, Any] = field(default_factory=dict)
+    #: Cards the page always shows, whatever the games: the tutorial's own fixed deal. The
+    #: hidden-card checks leave these out (the world's running game may hold one hidden).
+    demo_cards: frozenset[str] = frozenset()
 
 
 def running(world: World) -> list[Target]:
@@ -217,7 +221,9 @@ ROUTES: dict[str, Route] = {
     ),
     # The guide (rules pages)
     "guide:index": Route("GET"),
-    "guide:tutorial": Route("GET"),
+    "guide:tutorial": Route(
+        "GET", demo_cards=frozenset(card for hand in tutorial.HANDS for card in hand) | set(tutorial.STOCK)
+    ),
     "guide:preset": Route("GET", lambda w: [({"preset": "classic"}, "")]),
     # Chat (chat/)
     "chat:log": Route(
