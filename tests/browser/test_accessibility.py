@@ -75,7 +75,9 @@ def site() -> Site:
     services.game_join(user=bob, game_id=finished.pk)
     finished = play_moves(finished, [alice, bob], 400)
     assert finished.status == Game.Status.FINISHED
-    series_game = play_moves(start_next_game(user=alice, game_id=finished.pk, games_agreed=3), [alice, bob], 400)
+    series_game = play_moves(
+        start_next_game(user=alice, game_id=finished.pk, games_agreed=3), [alice, bob], 400
+    )
     open_game = GameFactory(creator=bob, num_players=3)
     return Site(
         alice=alice,
