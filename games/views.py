@@ -15,8 +15,8 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -58,7 +58,7 @@ def _open_games_context(request: HttpRequest, filters: LobbyFilterForm) -> dict[
     selection = filters.selection()
     open_games = list(selectors.lobby_open_games(**selection))
     query = urlencode({key: value for key, value in filters.data.items() if key in LOBBY_FILTERS and value})
-    return {
+    context = {
         "open_games": open_games,
         # Games where the user already sits get a link, not a Join button that can only fail.
         "seated_in": {
@@ -70,6 +70,32 @@ def _open_games_context(request: HttpRequest, filters: LobbyFilterForm) -> dict[
         "filtered": any(selection.values()),
         "filter_query": f"?{query}" if query and filters.is_valid() else "",
     }
+    context["open_games_mark"] = _open_games_mark(request, context)
+    return context
+
+
+def _open_games_mark(request: HttpRequest, context: dict[str, Any]) -> str:
+    """A short digest of what the list of open games shows: the list sends it back with its
+    refreshes (``shown``), answered 204 while it is the same, so that a poll or a stream event
+    does not replace the list (and the Join button under the reader's pointer) with its twin."""
+    shown = [
+        request.user.pk,
+        get_language(),
+        context["filter_query"],
+        context["filtered"],
+        context["filters"].error_lines() if context["filters"].is_bound else [],
+        sorted(context["seated_in"]),
+        [
+            (
+                game.pk,
+                game.version,
+                game.creator.username,
+                [(seat.user_id, seat.user.username, seat.user.is_bot) for seat in game.seats.all()],
+            )
+            for game in context["open_games"]
+        ],
+    ]
+    return hashlib.sha256(repr(shown).encode()).hexdigest()[:16]
 
 
 def _lobby(request: HtmxHttpRequest, form: GameCreateForm, status: int = 200) -> HttpResponse:
@@ -99,6 +125,8 @@ def lobby_open_games(request: HtmxHttpRequest) -> HttpResponse:
     filters = _lobby_filters(request)
     context = _open_games_context(request, filters)
     status = 400 if filters.is_bound and not filters.is_valid() else 200
+    if status == 200 and request.GET.get("shown") == context["open_games_mark"]:
+        return HttpResponse(status=204)  # the reader's list is this one: nothing to swap
     response = render(request, "games/lobby.html#open-games", context, status=status)
     if request.htmx and status == 200:
         response["HX-Replace-Url"] = reverse("games:lobby") + context["filter_query"]

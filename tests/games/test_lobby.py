@@ -233,6 +233,42 @@ def test_the_open_games_list_listens_to_the_lobby_and_polls_while_the_stream_is_
     assert f'hx-get="{reverse("games:lobby_open")}"' in part
 
 
+def shown_mark(page: str) -> str:
+    """What the list of open games sends back with its refreshes (its hx-vals)."""
+    part = page.split('<div id="open-games"', 1)[1].split(">", 1)[0]
+    found = re.search(r"hx-vals='\{\"shown\": \"([0-9a-f]+)\"\}'", part)
+    assert found, part
+    return found[1]
+
+
+@pytest.mark.parametrize("filters", ["", "?players=3"])
+def test_a_refresh_of_an_unchanged_list_of_open_games_is_answered_204(filters: str) -> None:
+    """A poll or a stream event must not replace the list with its twin: each swap replaced the
+    Join button under the reader's pointer (and a click that was on its way)."""
+    creator, reader, joiner = UserFactory(), UserFactory(), UserFactory()
+    game = services.game_create(creator=creator, preset="classic", num_players=3)
+    client = client_for(reader)
+    mark = shown_mark(client.get("/" + filters).content.decode())
+    url = reverse("games:lobby_open") + filters
+    # htmx adds the hx-vals to the address's own query string.
+    asks = url + ("&" if filters else "?") + f"shown={mark}"
+    assert client.get(asks, headers=HTMX).status_code == 204
+    # The same list, as a refresh draws it, says the same mark.
+    again = client.get(url, headers=HTMX)
+    assert again.status_code == 200
+    assert shown_mark(again.content.decode()) == mark
+
+    # Someone joins: the list changed, so the refresh draws it.
+    services.game_join(user=joiner, game_id=game.pk)
+    changed = client.get(asks, headers=HTMX)
+    assert changed.status_code == 200
+    assert f"{joiner.username}" in row_of(changed.content.decode(), game)
+    assert shown_mark(changed.content.decode()) != mark
+    # And another reader (whose Join buttons differ), or the other language, has its own mark.
+    assert shown_mark(client_for(creator).get("/" + filters).content.decode()) != mark
+    assert shown_mark(client_for(reader, "ru").get("/" + filters).content.decode()) != mark
+
+
 # The create form
 
 
