@@ -428,20 +428,25 @@ def _make_move_locked(
     except durak.IllegalAction as error:
         raise IllegalMove(engine_message(error)) from None
 
+    _record_move(game, seats, engine, full_action, seat.position)
+    _fault_drill_hold()
+    return game, None
+
+
+def _record_move(
+    game: Game, seats: list[Seat], engine: durak.Game, action: dict[str, Any], position: int | None
+) -> None:
+    """Write what ``engine`` just applied, in the locked ``game``: the Move (``position`` is the
+    seat that chose it, None for the system's), the new state and version, the seats, and the
+    after-commit news. Every change of a running game goes through here."""
     Move.objects.create(
-        game=game,
-        seq=game.moves.count() + 1,
-        position=seat.position,
-        action=full_action,
-        events=list(engine.events),
+        game=game, seq=game.moves.count() + 1, position=position, action=action, events=list(engine.events)
     )
     game.state = engine.to_dict()
     game.version += 1
     _sync_seats(game, seats, engine)
     game.save()
     _game_changed(game)
-    _fault_drill_hold()
-    return game, None
 
 
 def _fault_drill_hold() -> None:
@@ -480,14 +485,7 @@ def _apply_timeout_locked(game: Game, seats: list[Seat], seat: Seat) -> None:
         game.deadline = min((s.deadline for s in seats if s.deadline is not None), default=None)
         game.save(update_fields=["deadline"])
         return
-    Move.objects.create(
-        game=game, seq=game.moves.count() + 1, position=None, action=action, events=list(engine.events)
-    )
-    game.state = engine.to_dict()
-    game.version += 1
-    _sync_seats(game, seats, engine)
-    game.save()
-    _game_changed(game)
+    _record_move(game, seats, engine, action, None)
 
 
 def game_timeout(*, game_id: int, expected_version: int | None = None) -> bool:
@@ -667,14 +665,7 @@ def game_resign(*, game_id: int, user: User) -> Game:
         engine.apply(action)
     except durak.IllegalAction as error:
         raise IllegalMove(engine_message(error)) from None
-    Move.objects.create(
-        game=game, seq=game.moves.count() + 1, position=None, action=action, events=list(engine.events)
-    )
-    game.state = engine.to_dict()
-    game.version += 1
-    _sync_seats(game, seats, engine)
-    game.save()
-    _game_changed(game)
+    _record_move(game, seats, engine, action, None)
     return game
 
 
@@ -764,18 +755,7 @@ def _apply_leave(
         engine.apply(action)
     except durak.IllegalAction as error:
         raise IllegalMove(engine_message(error)) from None
-    Move.objects.create(
-        game=game,
-        seq=game.moves.count() + 1,
-        position=seat.position,
-        action=action,
-        events=list(engine.events),
-    )
-    game.state = engine.to_dict()
-    game.version += 1
-    _sync_seats(game, seats, engine)
-    game.save()
-    _game_changed(game)
+    _record_move(game, seats, engine, action, seat.position)
 
 
 @transaction.atomic
