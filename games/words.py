@@ -247,16 +247,20 @@ def event_sentence(event: Mapping[str, Any], *, me: int | None, names: Mapping[i
     player = event.get("player")
     name = {"name": player_name(player, names)}
     if kind == "bout_end":
-        cards = cards_text(event.get("cards") or [])
+        played = list(event.get("cards") or [])
+        cards, count = cards_text(played), len(played)
         if event.get("result") == "beaten":
-            return _("Bito: %(cards)s go to the discard.") % {"cards": cards}
+            return ngettext(
+                "Bito: %(cards)s goes to the discard.", "Bito: %(cards)s go to the discard.", count
+            ) % {"cards": cards}
         defender = event.get("defender")
         if defender == me:
-            return _("%(cards)s go to your hand.") % {"cards": cards}
-        return _("%(cards)s go to the hand of %(name)s.") % {
-            "cards": cards,
-            "name": player_name(defender, names),
-        }
+            return ngettext("%(cards)s goes to your hand.", "%(cards)s go to your hand.", count) % {
+                "cards": cards
+            }
+        return ngettext(
+            "%(cards)s goes to the hand of %(name)s.", "%(cards)s go to the hand of %(name)s.", count
+        ) % {"cards": cards, "name": player_name(defender, names)}
     if kind == "drew":
         count = int(event.get("count") or 0)
         if player == me:

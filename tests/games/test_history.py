@@ -93,7 +93,7 @@ def test_the_history_tells_every_move_newest_first_in_words() -> None:
     lines = history_lines(page_of(game, users[0]))
     name = users[1].username
     assert lines == [
-        f"{name}: done. 9♦ go to your hand.",
+        f"{name}: done. 9♦ goes to your hand.",
         "You take the cards.",
         f"{name} attacks with 9♦.",
         "You: done. Bito: 6♠ 8♠ go to the discard. You draw 2 cards. The last one is the face-up trump, 9♥.",
