@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.core.cache import caches
 from django.utils import translation
 from playwright.sync_api import expect
 
@@ -57,6 +58,15 @@ def user(db: Any) -> Any:
 @pytest.fixture
 def users(db: Any) -> list[Any]:
     return UserFactory.create_batch(4)
+
+
+@pytest.fixture(autouse=True)
+def _empty_caches() -> None:
+    """Every test starts with empty caches: the rate limits kept there (allauth sends one
+    confirmation mail per address in 3 minutes and silently skips the next, the chat's flood
+    window, the throttles) would otherwise carry over from an earlier test in the same worker."""
+    for cache in caches.all():
+        cache.clear()
 
 
 @pytest.fixture(autouse=True)
