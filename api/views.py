@@ -142,6 +142,9 @@ class GameDetailView(APIView):
 
 
 class _SeatActionView(APIView):
+    """POST: a service of ``(user, game_id)`` on a game the caller may see, answered with the game
+    (joining, leaving, starting; a rematch's accept and decline)."""
+
     service: Any = None
 
     def post(self, request: Request, game_id: int) -> Response:
@@ -174,15 +177,6 @@ class GameStartView(_SeatActionView):
     """Deal now, before every seat is taken (the creator, with at least two players)."""
 
     service = services.game_start
-
-
-class _RematchView(APIView):
-    service: Any = None
-
-    def post(self, request: Request, game_id: int) -> Response:
-        viewer_game(request, game_id)  # a game the caller may not see: 404 before anything is tried
-        type(self).service(user=caller(request), game_id=game_id)
-        return Response(game_detail_data(request, game_id))
 
 
 _rematch_schema = extend_schema(
@@ -221,14 +215,14 @@ class RematchOfferView(APIView):
 
 
 @_rematch_schema
-class RematchAcceptView(_RematchView):
+class RematchAcceptView(_SeatActionView):
     """Accept the open offer of a rematch; the last player to accept starts the next game."""
 
     service = series_services.rematch_accept
 
 
 @_rematch_schema
-class RematchDeclineView(_RematchView):
+class RematchDeclineView(_SeatActionView):
     """Decline the open offer of a rematch (or withdraw your own): it ends for everyone."""
 
     service = series_services.rematch_decline
