@@ -33,6 +33,7 @@ from durak.game import (
     beats,
 )
 from durak.messages import DurakError
+from durak.outcome import EndReason, Outcome
 from durak.rules import PRESETS, Rules, RulesError
 
 __all__ = [
@@ -46,9 +47,11 @@ __all__ = [
     "SYSTEM_ACTION_TYPES",
     "Action",
     "DurakError",
+    "EndReason",
     "Game",
     "IllegalAction",
     "NoPlayerLeft",
+    "Outcome",
     "Rules",
     "RulesError",
     "beats",

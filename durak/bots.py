@@ -257,7 +257,7 @@ class SearchBot:
                 action = rule_choice(actions, game.trump, game.stock_size, len(game.table))
             game.apply(action)
         if game.rules.teams != "none":
-            return 1.0 if game.over and game.losing_team == seat % 2 else 0.0
+            return 1.0 if game.over and game.losing_team == game.team_of(seat) else 0.0
         return 1.0 if game.over and game.loser == seat else 0.0
 
 

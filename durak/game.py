@@ -52,6 +52,7 @@ from typing import Any, Final, TypeAlias
 from durak.cards import ALL_CARDS, RANK_VALUE, SUITS, deck, sort_hand
 from durak.enchanted import enchanted_beats
 from durak.messages import DurakError, gettext_noop
+from durak.outcome import Outcome
 from durak.rules import Rules, RulesError
 
 Action: TypeAlias = dict[str, Any]
@@ -349,8 +350,35 @@ class Game:
             return None
         return [list(range(0, self.players, 2)), list(range(1, self.players, 2))]
 
+    def team_of(self, player: int) -> int | None:
+        """The index in :attr:`teams` of ``player``'s team (partners sit opposite, so every other
+        seat), or None in a game without teams."""
+        if self.rules.teams == "none":
+            return None
+        return player % 2
+
+    def outcome(self) -> Outcome | None:
+        """How the game came out (:class:`durak.outcome.Outcome`), or None while it runs."""
+        if not self.over or self.end is None:
+            return None
+        losers: tuple[int, ...]
+        if self.losing_team is not None:
+            losers = tuple(p for p in range(self.players) if self.team_of(p) == self.losing_team)
+        elif self.loser is not None:
+            losers = (self.loser,)
+        else:
+            losers = ()
+        return Outcome(
+            order_out=tuple(self.finished),
+            loser=self.loser,
+            losing_team=self.losing_team,
+            losers=losers,
+            reason=self.end["reason"],
+            player=self.end.get("player"),
+        )
+
     def _opponents(self, a: int, b: int) -> bool:
-        return self.rules.teams == "none" or a % 2 != b % 2
+        return self.rules.teams == "none" or self.team_of(a) != self.team_of(b)
 
     def _in_game(self, player: int) -> bool:
         return bool(self.hands[player]) or bool(self.stock)
@@ -1096,7 +1124,7 @@ class Game:
         if self.rules.teams == "none":
             self.loser = player
         else:
-            self.losing_team = player % 2
+            self.losing_team = self.team_of(player)
         self._finish(reason, player)
 
     def _finish(self, reason: str, player: int | None) -> None:
@@ -1184,7 +1212,7 @@ class Game:
         holding = [p for p in range(self.players) if self._in_game(p)]
         if self.rules.teams != "none":
             # "As soon as one side has played all their cards, the side still holding cards loses."
-            teams_holding = {p % 2 for p in holding}
+            teams_holding = {self.team_of(p) for p in holding}
             if len(teams_holding) == 2:
                 return False
             self.losing_team = teams_holding.pop() if teams_holding else None
