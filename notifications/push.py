@@ -200,17 +200,19 @@ def unsubscribe(*, user: User, endpoint: str | None = None) -> int:
 # Queueing ---------------------------------------------------------------------------------
 
 
-def queue_for_notification(notification: Notification, *, prefs: Preferences | None = None) -> int:
+def queue_for_notification(
+    notification: Notification, *, prefs: Preferences | None = None, subscribed: bool | None = None
+) -> int:
     """After the current transaction commits, queue one push task per browser of the
     notification's user, if the site pushes, the user wants this kind pushed and has a browser
     subscribed; returns how many were queued. Called by ``services.notify`` for every
     notification it writes or moves up, inside the change's transaction (one plain read of the
-    user's subscriptions, no lock)."""
+    user's subscriptions, no lock; none when ``subscribed`` says they have none)."""
     if not enabled():
         return 0
     if prefs is None:
         prefs = Preferences.objects.filter(user_id=notification.user_id).first() or Preferences()
-    if not prefs.wants_push(notification.kind):
+    if not prefs.wants_push(notification.kind) or subscribed is False:
         return 0
     subscription_ids = list(
         PushSubscription.objects.filter(user_id=notification.user_id).values_list("pk", flat=True)

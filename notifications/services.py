@@ -29,7 +29,7 @@ in normal operation; after a crash between the send and its record it goes **at 
 
 import logging
 import smtplib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -38,12 +38,13 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Case, Count, F, Q, QuerySet, Value, When
+from django.db.models import Case, Count, Exists, F, OuterRef, Q, QuerySet, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import ngettext
 
+import durak
 from accounts.models import User
 from durak_site import live
 from durak_site.celery import publish_on_commit
@@ -53,7 +54,7 @@ from games.selectors import turns_waiting_counts
 
 from . import messages, policy, push
 from .messages import format_local
-from .models import Kind, Notification, Preferences
+from .models import Kind, Notification, Preferences, PushSubscription
 
 logger = logging.getLogger(__name__)
 
@@ -64,9 +65,31 @@ logger = logging.getLogger(__name__)
 EMAIL_CLAIM_TIMEOUT = timedelta(minutes=10)
 
 
+#: The annotation ``with_notification_facts`` puts on each seat: its user has a browser subscribed.
+PUSH_SUBSCRIBED = "notify_push_subscribed"
+
+
 def preferences_for(user: User) -> Preferences:
-    """The user's preferences (the defaults, unsaved, for a user who never changed them)."""
+    """The user's preferences (the defaults, unsaved, for a user who never changed them): those
+    loaded with the user (``with_notification_facts``) if they were, else one query."""
+    cache = User.notification_preferences.related  # the reverse one-to-one's cache on the user
+    if cache.is_cached(user):
+        return cache.get_cached_value(user) or Preferences(user=user)
     return Preferences.objects.filter(user=user).first() or Preferences(user=user)
+
+
+def with_notification_facts(seats: QuerySet[Seat]) -> QuerySet[Seat]:
+    """``seats`` with everything ``game_changed`` needs read in the same one query: each seat's
+    user and their preferences (a LEFT JOIN: a user who never saved any has none, and gets the
+    defaults), and whether they have a browser subscribed to pushes (an ``EXISTS`` annotation,
+    ``PUSH_SUBSCRIBED``). Seats loaded without it still work, at a few queries more.
+
+    To lock the seats as well, lock only them: ``select_for_update(of=("self",))`` (PostgreSQL
+    refuses ``FOR UPDATE`` on the nullable side of the preferences' outer join)."""
+    subscribed = PushSubscription.objects.filter(user_id=OuterRef("user_id"))
+    return seats.select_related("user", "user__notification_preferences").annotate(
+        **{PUSH_SUBSCRIBED: Exists(subscribed)}
+    )
 
 
 def game_url(game_id: int) -> str:
@@ -94,6 +117,7 @@ def notify(
     game: Game | None = None,
     prefs: Preferences | None = None,
     seat: Seat | None = None,
+    push_subscribed: bool | None = None,
 ) -> Notification | None:
     """Record one notification as the user's preferences want it: under the bell, by email,
     pushed to their devices (``push.queue_for_notification``), any of these or none. One that is
@@ -150,7 +174,7 @@ def notify(
         notification.save()
     if email_due:
         _queue_email(notification.pk)  # a duplicate for a row already claimed does nothing
-    push.queue_for_notification(notification, prefs=prefs)
+    push.queue_for_notification(notification, prefs=prefs, subscribed=push_subscribed)
     if web:
         bell_changed(user.pk)
     return notification
@@ -198,31 +222,58 @@ def bells_changed(user_ids: Iterable[int]) -> None:
 
 
 def _result_params(
-    game: Game, seat: Seat, names: dict[int, str], bot_levels: dict[int, str] | None = None
+    game: Game,
+    seat: Seat,
+    outcome: durak.Outcome | None,
+    names: dict[int, str],
+    bot_levels: dict[int, str] | None = None,
 ) -> dict[str, Any]:
+    """The facts of one player's "game finished", from the engine's ``outcome`` of the game
+    (who lost, why, whom the end was about): never worked out again from the stored state."""
     bot_levels = bot_levels or {}
-    end = (game.state or {}).get("end") or {}
-    loser = end.get("player")
-    how = end.get("reason", "") if end.get("reason") in ("timeout", "resign", "claim") else ""
-    if seat.result == Seat.Result.FOOL:
+    if outcome is None:  # not a finished game of the engine's: only what the seat says
+        return {"game": game.pk, "result": "draw" if seat.result == Seat.Result.DRAW else "not_fool"}
+    how = outcome.reason if outcome.reason in ("timeout", "resign", "claim") else ""
+    if outcome.lost(seat.position):
         return {"game": game.pk, "result": "fool", "how": how}
-    if seat.result == Seat.Result.DRAW:
+    if outcome.draw:
         return {"game": game.pk, "result": "draw"}
-    fool = names.get(loser, "") if loser is not None else ""
-    params = {"game": game.pk, "result": "not_fool", "how": how, "fool": fool}
-    if loser is not None and loser in bot_levels:
-        params["fool_bot"] = bot_levels[loser]  # named by its level, in the reader's language
+    fool = outcome.player
+    params = {
+        "game": game.pk,
+        "result": "not_fool",
+        "how": how,
+        "fool": names.get(fool, "") if fool is not None else "",
+    }
+    if fool is not None and fool in bot_levels:
+        params["fool_bot"] = bot_levels[fool]  # named by its level, in the reader's language
     return params
 
 
+def _push_subscribed(seat: Seat) -> bool | None:
+    """Whether the seat's user has a browser subscribed, if it was read with the seat
+    (``with_notification_facts``); None if not."""
+    subscribed = getattr(seat, PUSH_SUBSCRIBED, None)
+    return None if subscribed is None else bool(subscribed)
+
+
 def game_changed(
-    *, game: Game, seats: list[Seat], newly_waiting: Iterable[Seat], started: bool, finished: bool
+    *,
+    game: Game,
+    seats: Sequence[Seat],
+    newly_waiting: Iterable[Seat],
+    started: bool,
+    finished: bool,
+    outcome: durak.Outcome | None = None,
 ) -> None:
     """The notifications one change of a game causes (called by the game services, in their
     transaction, with the game row locked and the seats written): game started, game finished
-    with each player's result, your move."""
+    with each player's result (from ``outcome``, the engine's ``Game.outcome()``; read from the
+    stored state if not given), your move.
+
+    Load ``seats`` through ``with_notification_facts`` (``newly_waiting`` among them): then
+    nothing is read here."""
     users = {seat.user_id: seat.user for seat in seats}
-    prefs = {p.user_id: p for p in Preferences.objects.filter(user_id__in=users)}
 
     def send(seat: Seat, kind: str, params: dict[str, Any]) -> None:
         user = users[seat.user_id]
@@ -233,20 +284,23 @@ def game_changed(
             kind=kind,
             params=params,
             game=game,
-            prefs=prefs.get(user.pk) or Preferences(user=user),
+            prefs=preferences_for(user),
             seat=seat,
+            push_subscribed=_push_subscribed(seat),
         )
 
     if started:
         for seat in seats:
             send(seat, Kind.GAME_STARTED, {"game": game.pk})
     if finished:
+        if outcome is None:
+            outcome = durak.Game.from_dict(game.state).outcome()
         names = {seat.position: users[seat.user_id].username for seat in seats}
         bot_levels = {
             seat.position: users[seat.user_id].bot_level for seat in seats if users[seat.user_id].is_bot
         }
         for seat in seats:
-            send(seat, Kind.GAME_FINISHED, _result_params(game, seat, names, bot_levels))
+            send(seat, Kind.GAME_FINISHED, _result_params(game, seat, outcome, names, bot_levels))
         return
     for seat in newly_waiting:
         send(seat, Kind.YOUR_MOVE, {"game": game.pk, "deadline": _iso(seat.deadline)})
