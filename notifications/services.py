@@ -32,7 +32,7 @@ import smtplib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -74,7 +74,8 @@ def preferences_for(user: User) -> Preferences:
     loaded with the user (``with_notification_facts``) if they were, else one query."""
     cache = User.notification_preferences.related  # the reverse one-to-one's cache on the user
     if cache.is_cached(user):
-        return cache.get_cached_value(user) or Preferences(user=user)
+        loaded = cast(Preferences | None, cache.get_cached_value(user))
+        return loaded or Preferences(user=user)
     return Preferences.objects.filter(user=user).first() or Preferences(user=user)
 
 
@@ -294,7 +295,7 @@ def game_changed(
             send(seat, Kind.GAME_STARTED, {"game": game.pk})
     if finished:
         if outcome is None:
-            outcome = durak.Game.from_dict(game.state).outcome()
+            outcome = durak.Game.from_dict(game.state or {}).outcome()
         names = {seat.position: users[seat.user_id].username for seat in seats}
         bot_levels = {
             seat.position: users[seat.user_id].bot_level for seat in seats if users[seat.user_id].is_bot
