@@ -33,7 +33,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.load import HOST, free_port, start, stop  # noqa: E402
+from benchmarks.servers import gunicorn, login_session, logs_folder, prepare  # noqa: E402
 from benchmarks.waits import site_env as waits_env  # noqa: E402
 
 DATABASE_URL = os.environ.get("LIVE_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/durak_live")
@@ -41,41 +41,17 @@ VERSION = re.compile(r'"version":(\d+)')
 
 
 def site_env(*, redis_db: int) -> dict[str, str]:
+    """``benchmarks.waits``' environment (moves made here are eager, the long poll holds) on
+    this benchmark's own database."""
     return {**waits_env(redis_db=redis_db), "DATABASE_URL": DATABASE_URL, "GAME_POLL_SECONDS": "60"}
-
-
-def fresh_database() -> None:
-    import psycopg
-
-    name = DATABASE_URL.rsplit("/", 1)[1]
-    with psycopg.connect(DATABASE_URL.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def setup() -> tuple[list[Any], list[str]]:
     """Two players and their session keys."""
-    import django
-
-    django.setup()
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
-    from django.core.management import call_command
-
     from accounts.models import User
 
-    call_command("migrate", verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)  # DEBUG off: the manifest's names
     users = [User.objects.create_user(f"live-{n}", f"live-{n}@example.com", None) for n in range(2)]
-    sessions = []
-    for user in users:
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "moderation.backends.ModelBackend"
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.create()
-        sessions.append(str(session.session_key))
-    return users, sessions
+    return users, [login_session(user) for user in users]
 
 
 def new_game(users: list[Any], seed: int) -> int:
@@ -269,55 +245,20 @@ def main() -> None:
     args = parser.parse_args()
 
     env = site_env(redis_db=args.redis_db)
-    os.environ.update(env)
-    import redis
-
-    redis.Redis.from_url(env["CACHE_URL"]).flushdb()
-    fresh_database()
+    prepare(env, static_files=True)
     users, sessions = setup()
-    from django.db import connections
-
-    connections.close_all()
-
-    logs = ROOT / ".celery" / "live"
-    logs.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    server = start(
-        [
-            "gunicorn",
-            "durak_site.asgi:application",
-            "--worker-class=uvicorn_worker.UvicornWorker",
-            f"--workers={args.workers}",
-            f"--bind={HOST}:{port}",
-            "--timeout=60",
-        ],
-        env=env,
-        log=logs / "gunicorn.log",
-    )
-    args.server_pid = server.pid
-    try:
-        import httpx
-
-        base = f"http://{HOST}:{port}"
-        up_by = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(base + "/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > up_by or server.poll() is not None:
-                sys.exit(f"gunicorn did not come up; see {logs / 'gunicorn.log'}")
-            time.sleep(0.2)
+    logs = logs_folder("live")
+    with gunicorn(
+        application="durak_site.asgi:application", workers=args.workers, env=env, log=logs / "gunicorn.log"
+    ) as server:
+        args.server_pid = server.pid
         load = os.getloadavg()
         print(f"{args.workers} uvicorn worker(s); load average before {load[0]:.2f} on {os.cpu_count()} CPUs")
-        asyncio.run(move_to_the_other_page(base, args, users, sessions))
+        asyncio.run(move_to_the_other_page(server.base, args, users, sessions))
         if args.streams:
-            asyncio.run(idle_streams(base, args, users, sessions))
+            asyncio.run(idle_streams(server.base, args, users, sessions))
         load = os.getloadavg()
         print(f"load average at the end: {load[0]:.2f} (1 min)")
-    finally:
-        stop(server)
 
 
 if __name__ == "__main__":

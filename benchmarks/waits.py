@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import secrets
 import statistics
 import subprocess
 import sys
@@ -29,56 +28,27 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.load import HOST, free_port, start, stop  # noqa: E402
+from benchmarks.servers import gunicorn, login_session, logs_folder, prepare  # noqa: E402
+from benchmarks.servers import site_env as served_env  # noqa: E402
 
 DATABASE_URL = os.environ.get("WAITS_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/durak_waits")
 PER_USER = 8
 
 
 def site_env(*, redis_db: int) -> dict[str, str]:
-    return {
-        "DJANGO_SETTINGS_MODULE": "durak_site.settings",
-        "DEBUG": "false",
-        "SECRET_KEY": secrets.token_urlsafe(50),
-        "DATABASE_URL": DATABASE_URL,
-        "CELERY_BROKER_URL": f"redis://127.0.0.1:6379/{redis_db}",
-        "CACHE_URL": f"redis://127.0.0.1:6379/{redis_db}",
-        "CELERY_TASK_ALWAYS_EAGER": "true",  # this process's move: no worker needed
-        "EMAIL_URL": "dummymail://",
-        "ALLOWED_HOSTS": HOST,
-        "LOG_LEVEL": "WARNING",
-        "SECURE_SSL_REDIRECT": "false",
-        "SESSION_COOKIE_SECURE": "false",
-        "CSRF_COOKIE_SECURE": "false",
-        "SECURE_HSTS_SECONDS": "0",
-        "API_RATE_USER": "1000000/min",
-        "API_RATE_IP": "1000000/min",
-        "API_WAIT_SECONDS": "300",
-    }
-
-
-def fresh_database() -> None:
-    import psycopg
-
-    name = DATABASE_URL.rsplit("/", 1)[1]
-    with psycopg.connect(DATABASE_URL.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
+    return served_env(
+        database_url=DATABASE_URL,
+        redis_db=redis_db,
+        CELERY_TASK_ALWAYS_EAGER="true",  # this process's move: no worker needed
+        API_WAIT_SECONDS="300",
+    )
 
 
 def setup_site(waiters: int) -> tuple[list[Any], list[Any], list[str]]:
     """Two running games (with their players) and the session keys of the waiting users."""
-    import django
-
-    django.setup()
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
-    from django.core.management import call_command
-
     from accounts.models import User
     from games import services
 
-    call_command("migrate", verbosity=0)
     users = User.objects.bulk_create(
         User(username=f"waits-{n}", email=f"waits-{n}@example.com", password="!unusable")
         for n in range(-(-waiters // PER_USER) + 4)
@@ -89,15 +59,7 @@ def setup_site(waiters: int) -> tuple[list[Any], list[Any], list[str]]:
         services.game_join(user=second, game_id=game.pk)
         game.refresh_from_db()
         games.append(game)
-    sessions = []
-    for user in users[4:]:
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "moderation.backends.ModelBackend"
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.create()
-        sessions.append(str(session.session_key))
-    return games, users[4:], sessions
+    return games, users[4:], [login_session(user) for user in users[4:]]
 
 
 def make_a_move(game_id: int) -> int:
@@ -208,56 +170,21 @@ def main() -> None:
     args = parser.parse_args()
 
     env = site_env(redis_db=args.redis_db)
-    os.environ.update(env)
-    import redis
-
-    redis.Redis.from_url(env["CACHE_URL"]).flushdb()
-    fresh_database()
+    prepare(env)
     games, users, sessions = setup_site(args.waiters)
-    from django.db import connections
-
-    connections.close_all()
-
-    logs = ROOT / ".celery" / "waits"
-    logs.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    server = start(
-        [
-            "gunicorn",
-            "durak_site.asgi:application",
-            "--worker-class=uvicorn_worker.UvicornWorker",
-            f"--workers={args.workers}",
-            f"--bind={HOST}:{port}",
-            "--timeout=60",
-        ],
-        env=env,
-        log=logs / "gunicorn.log",
-    )
-    args.server_pid = server.pid
-    try:
-        import httpx
-
-        base = f"http://{HOST}:{port}"
-        up_by = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(base + "/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > up_by or server.poll() is not None:
-                sys.exit(f"gunicorn did not come up; see {logs / 'gunicorn.log'}")
-            time.sleep(0.2)
+    logs = logs_folder("waits")
+    with gunicorn(
+        application="durak_site.asgi:application", workers=args.workers, env=env, log=logs / "gunicorn.log"
+    ) as server:
+        args.server_pid = server.pid
         load = os.getloadavg()
         print(
             f"{args.waiters} waits on {args.workers} uvicorn worker(s); "
             f"load average before {load[0]:.2f} on {os.cpu_count()} CPUs"
         )
-        asyncio.run(drive(base, args, games, users, sessions))
+        asyncio.run(drive(server.base, args, games, users, sessions))
         load = os.getloadavg()
         print(f"load average at the end: {load[0]:.2f} (1 min)")
-    finally:
-        stop(server)
 
 
 if __name__ == "__main__":
