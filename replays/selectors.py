@@ -131,14 +131,11 @@ def replay_frame(*, game: Game, moves: list[Move], step: int) -> Frame:
             step = applied
             break
     names = seat_names(game)
+    outcome = engine.outcome()
 
     def role(player: int) -> str:
-        if engine.over:
-            if player == engine.loser or (
-                engine.losing_team is not None and player % 2 == engine.losing_team
-            ):
-                return _("the fool")
-            return ""
+        if outcome is not None:
+            return _("the fool") if outcome.lost(player) else ""  # every player of a losing team
         if player == engine.attacker:
             return _("attacks")
         return _("defends") if player == engine.defender else ""
@@ -160,8 +157,9 @@ def replay_frame(*, game: Game, moves: list[Move], step: int) -> Frame:
         trump_card=engine.stock[-1] if engine.stock else None,
         stock_size=len(engine.stock),
         discard_size=len(engine.discard),
-        finished=[names.get(p, "") for p in engine.finished],
-        over=engine.over,
+        # who is out so far: the running game's state, and the outcome's order once it is over
+        finished=[names.get(p, "") for p in (outcome.order_out if outcome is not None else engine.finished)],
+        over=outcome is not None,
     )
 
 
@@ -186,6 +184,8 @@ def export(*, game: Game, moves: list[Move]) -> dict[str, Any]:
     start = initial_engine(game)
     assert game.state is not None
     end = durak.Game.from_dict(game.state)
+    outcome = end.outcome()
+    assert outcome is not None, "only a finished game is exported"
     names = {seat.position: seat.user.name for seat in game.seats.all()}
     return {
         "format": EXPORT_FORMAT,
@@ -207,10 +207,10 @@ def export(*, game: Game, moves: list[Move]) -> dict[str, Any]:
         },
         "moves": [move.action for move in moves],
         "result": {
-            "finished": list(end.finished),
-            "loser": end.loser,
-            "losing_team": end.losing_team,
-            "end": end.end,
+            "finished": list(outcome.order_out),
+            "loser": outcome.loser,
+            "losing_team": outcome.losing_team,
+            "end": end.view(None)["end"],  # as the table showed it: reason, player (and team)
         },
         "started_at": game.started_at.isoformat() if game.started_at else None,
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,

@@ -40,14 +40,13 @@ def next_dealer(game: Game) -> int:
     """Who deals after ``game``: its fool. In a team game, the first player of the losing team
     still holding cards; after a draw the same dealer deals again (the rule texts are silent)."""
     assert game.state is not None
-    engine = durak.Game.from_dict(game.state)
-    if engine.loser is not None:
-        return engine.loser
-    if engine.losing_team is not None:
-        team = [p for p in range(engine.players) if p % 2 == engine.losing_team]
-        holding = [p for p in team if p not in engine.finished]
-        return (holding or team)[0]
-    return game.dealer
+    outcome = durak.Game.from_dict(game.state).outcome()
+    if outcome is None or outcome.draw:
+        return game.dealer
+    if outcome.loser is not None:
+        return outcome.loser
+    holding = [p for p in outcome.losers if outcome.place(p) is None]
+    return min(holding or outcome.losers)
 
 
 def start_next_game(*, user: User, game_id: int, games_agreed: int | None = None) -> Game:

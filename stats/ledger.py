@@ -33,6 +33,7 @@ def ordinal(mu: float, sigma: float) -> float:
 class SeatRecord:
     user_id: int
     position: int
+    team: int | None  # the engine's ``team_of(position)``: None in a game without teams
     lost: bool  # the fool, or a player of the losing team
     draw: bool
     place: int | None  # 1 for the first out; None if the game ended while they held cards
@@ -61,29 +62,30 @@ def mode_of(rules: Mapping[str, Any]) -> str:
 def game_record(
     *, game_id: int, preset: str, finished_at: datetime, engine: durak.Game, users: Mapping[int, int]
 ) -> GameRecord:
-    """The outcome of a finished engine game; ``users`` maps positions to user ids."""
-    assert engine.over, "only a finished game has a record"
-    teams = engine.rules.teams != "none"
-    draw = engine.loser is None and engine.losing_team is None
-    places = {player: index + 1 for index, player in enumerate(engine.finished)}
+    """The outcome of a finished engine game (``engine.outcome()``, ranked as the module's
+    docstring says); ``users`` maps positions to user ids."""
+    outcome = engine.outcome()
+    assert outcome is not None, "only a finished game has a record"
+    teams = engine.teams is not None
     seats = []
     for position in range(engine.players):
-        lost = not draw and (engine.loser == position or (teams and engine.losing_team == position % 2))
-        if draw:
+        lost, place = outcome.lost(position), outcome.place(position)
+        if outcome.draw:
             rank = 1
         elif teams:
             rank = 2 if lost else 1
         elif lost:
             rank = engine.players + 1
         else:
-            rank = places.get(position, len(engine.finished) + 1)
+            rank = len(outcome.order_out) + 1 if place is None else place
         seats.append(
             SeatRecord(
                 user_id=users[position],
                 position=position,
+                team=engine.team_of(position),
                 lost=lost,
-                draw=draw,
-                place=places.get(position),
+                draw=outcome.draw,
+                place=place,
                 rank=rank,
             )
         )
@@ -187,10 +189,11 @@ class Ledger:
                 rows.append(self.ratings[key])
             current = [MODEL.rating(mu=row.mu, sigma=row.sigma) for row in rows]
             if record.teams:
-                sides = [
-                    [index for index, seat in enumerate(record.seats) if seat.position % 2 == side]
-                    for side in (0, 1)
-                ]
+                by_team: dict[int, list[int]] = {}
+                for index, seat in enumerate(record.seats):
+                    assert seat.team is not None
+                    by_team.setdefault(seat.team, []).append(index)
+                sides = [by_team[team] for team in sorted(by_team)]
                 teams = [[current[index] for index in side] for side in sides]
                 ranks = [float(record.seats[side[0]].rank) for side in sides]
                 rated = MODEL.rate(teams, ranks=ranks)

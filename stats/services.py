@@ -1,18 +1,16 @@
 """Writes of stats and ratings: the live update when a game finishes, and the rebuild."""
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Q
 
 import durak
+from games.models import Game, Seat
 
 from .ledger import GameRecord, Ledger, game_record, new_rating, rating_scopes, stats_keys
 from .models import CountedGame, PairStats, PlayerStats, Rating, RatingChange
-
-if TYPE_CHECKING:
-    from games.models import Game, Seat
 
 _STATS_FIELDS = [
     "games",
@@ -28,15 +26,15 @@ _PAIR_FIELDS = ["games", "low_fools", "high_fools", "draws", "low_ahead", "high_
 _RATING_FIELDS = ["mu", "sigma", "ordinal", "games", "updated_at"]
 
 
-def game_finished(*, game: "Game", seats: Iterable["Seat"], engine: durak.Game) -> None:
+def game_finished(*, game: Game, seats: Iterable[Seat], engine: durak.Game) -> None:
     """Count a game that has just finished: its players' stats, pair records and ratings.
 
-    Called by ``games.services`` inside the transaction that finishes the game (the game row
+    Called by the games app inside the transaction that finishes the game (the game row
     is locked there), so the numbers change if and only if the finish commits. The rows it
     changes are locked (``select_for_update``, in primary-key order) so that two games ending
     at once for the same player add up. A game is counted once (``CountedGame``).
     """
-    if not engine.over or game.finished_at is None:
+    if engine.outcome() is None or game.finished_at is None:
         return
     record = game_record(
         game_id=game.pk,
@@ -93,8 +91,6 @@ def _locked_ledger(record: GameRecord) -> Ledger:
 
 def finished_game_records() -> Iterable[GameRecord]:
     """Every finished game's record, in the order the games finished."""
-    from games.models import Game
-
     games = (
         Game.objects.filter(status=Game.Status.FINISHED, finished_at__isnull=False)
         .exclude(state=None)
