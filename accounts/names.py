@@ -17,11 +17,17 @@ taken of the name's NFKC form, then case-folded and taken once more: the prototy
 are capitals (``I`` looks like ``l``), and after the fold a look-alike in another case ("Alice"
 with a Cyrillic capital A beside "alice") meets its original too. Exact duplicates, in any
 case, are allauth's own "already exists" refusal.
+
+This module sits below ``accounts.models``: the model's ``username`` field runs
+``validate_not_lookalike`` and its ``save()`` stores the skeletons. So the checks find the
+accounts through Django's app registry (``get_user_model()``, what code the user model itself
+uses does), not by importing the model.
 """
 
 import unicodedata
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
@@ -29,9 +35,6 @@ from django.utils.translation import gettext_lazy as _
 # The package's skeleton() is the UTS #39 algorithm itself; its top level only re-exports the
 # domain-name checks built on it (the version is pinned in pyproject.toml).
 from homoglyph._skeleton import skeleton as uts39_skeleton
-
-if TYPE_CHECKING:
-    from .models import User
 
 LOOKALIKE_MESSAGE = _("That name looks too much like an existing player's name.")
 
@@ -62,7 +65,15 @@ def validate_not_lookalike(name: str) -> None:
         raise ValidationError(LOOKALIKE_MESSAGE, code="lookalike")
 
 
-def validate_display_name(display_name: str, *, user: "User") -> None:
+class Named(Protocol):
+    """What the display name check reads of an account (``accounts.models.User``)."""
+
+    pk: Any
+    username: str
+    display_name: str
+
+
+def validate_display_name(display_name: str, *, user: Named) -> None:
     """Refuses a display name for ``user`` (as stored, before the change) whose skeleton another
     account's user name or display name has: one query, none for a blank display name, the
     user's own user name (in any case: it shows what it shows anyway) or an unchanged one."""
@@ -74,14 +85,12 @@ def validate_display_name(display_name: str, *, user: "User") -> None:
         raise ValidationError(LOOKALIKE_MESSAGE, code="lookalike")
 
 
-def _lookalikes(name: str) -> "QuerySet[User]":
+def _lookalikes(name: str) -> QuerySet[Any]:
     """The accounts whose user name or display name looks like ``name``: the same skeleton, or
     the same letters in another case ("ALICE" beside "alice": the capital I's prototype is an l,
     so their skeletons differ)."""
-    from .models import User  # the model's field uses ``validate_not_lookalike``
-
     skeleton = name_skeleton(name)
-    return User.objects.filter(
+    return get_user_model()._default_manager.filter(
         Q(username_skeleton=skeleton)
         | Q(display_name_skeleton=skeleton)
         | Q(username__iexact=name)
