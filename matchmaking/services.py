@@ -30,9 +30,8 @@ import durak
 from accounts import presence
 from accounts.models import BOT_LEVELS, User
 from durak_site import live
-from durak_site.celery import publish_on_commit
+from durak_site.celery import app, publish_on_commit
 from durak_site.engine_text import engine_message
-from games import bots as game_bots
 from games import services as game_services
 from games.exceptions import InvalidRules, NotAllowed, WrongStatus
 from games.forms import TIME_CONTROLS
@@ -229,7 +228,7 @@ def _start_game(entries: list[QueueEntry], bucket: Bucket, *, now: datetime, wit
     for entry in entries[1:]:
         game = game_services.game_join(user=entry.user, game_id=game.pk)
     if with_bots and len(entries) < num_players:
-        game = game_bots.game_fill_with_bots(user=creator, game_id=game.pk)
+        game = game_services.game_fill_with_bots(user=creator, game_id=game.pk)
     QueueEntry.objects.filter(pk__in=[entry.pk for entry in entries]).update(
         status=QueueEntry.Status.MATCHED, game=game, matched_at=now
     )
@@ -258,8 +257,11 @@ def _queue_changed(buckets: Iterable[Bucket]) -> None:
     transaction.on_commit(send)
 
 
+#: ``matchmaking.tasks.sweep_queue``, queued by name: the task calls these services, so this
+#: module does not import it.
+SWEEP_QUEUE = "matchmaking.tasks.sweep_queue"
+
+
 def _sweep_at(when: datetime) -> None:
     """After the commit, a sweep at ``when`` (an entry's computer fill); beat's sweep is the net."""
-    from . import tasks
-
-    publish_on_commit(lambda: tasks.sweep_queue.apply_async(eta=when), "sweep_queue")
+    publish_on_commit(lambda: app.signature(SWEEP_QUEUE).apply_async(eta=when), "sweep_queue")

@@ -24,6 +24,11 @@ def test_beat_runs_the_sweep_every_few_seconds() -> None:
     assert entry["schedule"] == float(settings.MATCHMAKING_SWEEP_SECONDS) <= 10
 
 
+def test_the_services_queue_the_sweep_by_its_name() -> None:
+    """``services`` queues the task by name (the task calls the services): the name is the task's."""
+    assert app.tasks[services.SWEEP_QUEUE] is tasks.sweep_queue._get_current_object()
+
+
 def test_the_task_fills_with_computers_once_the_wait_is_over() -> None:
     alice = UserFactory()
     entry = services.queue_join(
