@@ -13,8 +13,8 @@ from django.utils.translation import ngettext
 from accounts.models import User
 from durak_site import live
 from games.models import Game
-from moderation.selectors import active_mute
 
+from . import restrictions
 from .exceptions import ChatError, ChatRefused
 from .models import MAX_LENGTH, ChatMessage
 
@@ -50,9 +50,9 @@ def chat_post(*, user: User, game: Game, text: str) -> ChatMessage:
             % {"max": MAX_LENGTH, "given": len(text)}
         )
     User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
-    mute = active_mute(user_id=user.pk)
-    if mute is not None:
-        raise ChatRefused(mute.explain())
+    refusal = restrictions.why_not(user_id=user.pk)  # a mute (moderation)
+    if refusal is not None:
+        raise ChatRefused(refusal)
     window = timedelta(seconds=settings.CHAT_FLOOD_SECONDS)
     recent = ChatMessage.objects.filter(author=user, created_at__gt=timezone.now() - window).count()
     if recent >= settings.CHAT_FLOOD_MESSAGES:

@@ -16,9 +16,8 @@ from django.views.decorators.http import require_GET, require_POST
 from games import selectors as game_selectors
 from games.exceptions import GameNotFound
 from games.models import Game
-from moderation.selectors import active_mute
 
-from . import selectors, services
+from . import restrictions, selectors, services
 from .exceptions import ChatError
 from .models import MAX_LENGTH, ChatMessage
 
@@ -50,7 +49,7 @@ def _render_log(
         "channel": channel,
         "marker": selectors.chat_marker(game_id=game.pk, channel=channel),
         "chat_messages": selectors.chat_messages(game_id=game.pk, channel=channel),
-        "mute": active_mute(user_id=request.user.pk) if request.user.is_authenticated else None,
+        "refusal": restrictions.why_not(user_id=request.user.pk) if request.user.is_authenticated else None,
         "chat_error": error,
         "chat_text": text,
         "poll_seconds": settings.GAME_POLL_SECONDS,

@@ -1,6 +1,8 @@
 from django.apps import AppConfig
 from django.contrib.admin import apps as admin_apps
 
+from chat import restrictions
+
 
 class ModerationConfig(AppConfig):
     default = True
@@ -12,8 +14,11 @@ class ModerationConfig(AppConfig):
 
         from . import signals  # noqa: F401
         from .roles import ensure_moderators_group
+        from .selectors import why_muted
 
         post_migrate.connect(ensure_moderators_group, sender=self, dispatch_uid="moderators_group")
+        # Chat sits below moderation (which reports and hides its messages): it asks, we answer.
+        restrictions.register(why_muted)
 
 
 class ModerationAdminConfig(admin_apps.AdminConfig):

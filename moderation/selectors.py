@@ -26,3 +26,9 @@ def active_suspension(*, user_id: Any) -> Sanction | None:
 
 def active_mute(*, user_id: Any) -> Sanction | None:
     return active_sanction(user_id=user_id, kind=Sanction.Kind.MUTE)
+
+
+def why_muted(user_id: Any) -> str | None:
+    """What a muted user is told when they would post (``chat.restrictions``), else None."""
+    mute = active_mute(user_id=user_id)
+    return None if mute is None else mute.explain()
