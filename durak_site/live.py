@@ -6,7 +6,7 @@ Events say only *that* something changed, never what: "game G is now at version 
 in this chat", "your bell: N unread". The page then asks the view it always asked (the table
 poll, the chat log), which answers ``204`` when it already has the news. What may read which
 channel is decided by the channel manager (``EVENTSTREAM_CHANNELMANAGER_CLASS``,
-``games.live.ChannelManager``); what is sent, by the services that change things, after they
+``durak_site.channels.ChannelManager``); what is sent, by the services that change things, after they
 commit (:func:`send_on_commit`).
 
 django-eventstream streams (its listener manager, ``stream`` loop, keep-alives and SSE
@@ -285,7 +285,7 @@ def end_all_streams() -> None:
 
 class Viewer(Protocol):
     """Who a stream is for, with what they may read: what the channel manager's
-    ``can_read_channel`` is given for the stream's life (``games.live.Viewer``)."""
+    ``can_read_channel`` is given for the stream's life (``durak_site.channels.Viewer``)."""
 
     pk: int | str
     readable: frozenset[str]

@@ -355,10 +355,10 @@ LIVE_REDIS_URL = env.str(
     "LIVE_REDIS_URL", default=CACHE_URL if CACHE_URL.startswith(("redis://", "rediss://", "unix://")) else ""
 )
 LIVE_REDIS_CHANNEL = env.str("LIVE_REDIS_CHANNEL", default="")
-# Who may read which channel (games.live). No EVENTSTREAM_STORAGE_CLASS: a page that reconnects
+# Who may read which channel (durak_site.channels). No EVENTSTREAM_STORAGE_CLASS: a page that reconnects
 # asks once with the version it has, so no event is stored for replay; no EVENTSTREAM_REDIS:
 # durak_site.live fans out itself (it survives a Redis restart).
-EVENTSTREAM_CHANNELMANAGER_CLASS = "games.live.ChannelManager"
+EVENTSTREAM_CHANNELMANAGER_CLASS = "durak_site.channels.ChannelManager"
 # Chat flood control: at most CHAT_FLOOD_MESSAGES messages per user in CHAT_FLOOD_SECONDS.
 CHAT_FLOOD_MESSAGES = env.int("CHAT_FLOOD_MESSAGES", default=5)
 CHAT_FLOOD_SECONDS = env.int("CHAT_FLOOD_SECONDS", default=10)

@@ -1,4 +1,4 @@
-"""The live stream (``durak_site.live``, ``games.live``) tells nobody anything hidden.
+"""The live stream (``durak_site.live``, ``durak_site.channels``) tells nobody anything hidden.
 
 - Who may read which channel: a private game's to nobody else (the answer of a missing game),
   a user's bell to that user alone, each chat's news to its own readers only (a spectator never

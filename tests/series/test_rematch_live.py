@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from durak_site import live
-from games.live import readable_channels
+from durak_site.channels import readable_channels
 from games.models import Game
 from series import services
 from tests.factories import UserFactory

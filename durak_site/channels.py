@@ -11,6 +11,9 @@
 
 Anything else, and every channel of a game that does not exist, is refused like a game the
 viewer may not see: the same answer, so an id confirms nothing.
+
+It lives here, above the apps, because it answers for several of them: games and their chats
+(chat sits above games), users and the lobby.
 """
 
 from __future__ import annotations
@@ -26,10 +29,10 @@ from django_eventstream.channelmanager import ChannelManagerBase
 
 from chat.models import ChatMessage
 from chat.services import channel_for
-from durak_site import live
+from games import selectors
+from games.models import Game
 
-from . import selectors
-from .models import Game
+from . import live
 
 _GAME = re.compile(
     r"game-(?P<game>[1-9][0-9]{0,17})(?:-chat-(?P<chat>players|spectators)|(?P<rematch>-rematch))?"
