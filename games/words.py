@@ -18,7 +18,7 @@ sentences that name a player are in the present tense or name the player beside 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -27,9 +27,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 import durak
+from durak.cards import SUIT_SYMBOLS
 from durak_site import dates
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 #: The actions that lay a card on the table.
 CARD_PLAYS = frozenset({"attack", "throw", "defend", "transfer"})
 #: Team 0 (the even seats) and team 1 (the odd seats), as the sentences name them.
@@ -70,6 +70,20 @@ def player_name(position: int | None, names: Mapping[int, str]) -> str:
     return names.get(position) or _("player %(number)d") % {"number": position + 1}
 
 
+def seat_word(position: int | None, *, me: int | None, names: Mapping[int, str]) -> str:
+    """A seat as the table names it to ``me``: "you" for their own, else :func:`player_name`."""
+    if position is not None and position == me:
+        return _("you")
+    return player_name(position, names)
+
+
+def join_names(names: Sequence[str]) -> str:
+    """``["anna", "ben", "carla"]`` -> ``"anna, ben and carla"``."""
+    if len(names) <= 1:
+        return "".join(names)
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
 # --- buttons --------------------------------------------------------------------------------------
 
 
@@ -106,6 +120,32 @@ def action_label(action: Mapping[str, Any]) -> str:
     if action.get("as_suit"):
         label = _("%(move)s as %(suit)s") % {"move": label, "suit": SUIT_SYMBOLS[action["as_suit"]]}
     return label
+
+
+def naming_label(action: Mapping[str, Any]) -> str:
+    """The label of a suit picker, before its suits: "Attack with 8♠, naming"."""
+    return _("%(move)s, naming") % {"move": plain_action_label(action)}
+
+
+def pass_label(view: Mapping[str, Any]) -> str:
+    """The "done" button's word for the moment: every card beaten, the defender taking, or cards
+    still to beat (the Russian table says «Бито» only for the first, «Пас» for the others)."""
+    table = view.get("table") or []
+    if view.get("taking"):
+        return pgettext("pass while the defender takes", "Done")
+    if table and all(defence for _attack, defence in table):
+        return pgettext("pass when every card is beaten", "Done")
+    return pgettext("pass while cards are still to beat", "Done")
+
+
+def pass_hint() -> str:
+    """What the one-word "done" button means: its title."""
+    return _("Nothing more from me until a new card lands on the table.")
+
+
+def confirm_question(label: str) -> str:
+    """The question of the confirm bar for a button's label: "Beat 7♦ with 9♦?"."""
+    return _("%(move)s?") % {"move": label}
 
 
 # --- moves ----------------------------------------------------------------------------------------
@@ -206,6 +246,37 @@ def move_sentence(
 # --- events ---------------------------------------------------------------------------------------
 
 
+def _fool_sentence(fool: int | None, me: int | None, names: Mapping[int, str]) -> str:
+    if fool is None:
+        return _("The game is over: a draw, nobody is the fool.")
+    if fool == me:
+        return _("The game is over: you are the fool.")
+    return _("The game is over: %(name)s is the fool.") % {"name": player_name(fool, names)}
+
+
+def _team_draw_sentence() -> str:
+    return _("The game is over: a draw, no team lost.")
+
+
+def outcome_sentence(
+    outcome: durak.Outcome, *, me: int | None, names: Mapping[int, str], teams: bool = False
+) -> str:
+    """How a finished game came out (the engine's :class:`durak.Outcome`), for ``me``: "The game
+    is over: anna is the fool.", "The game is over: your team lost (you and clara)."; ``teams``:
+    a team game."""
+    if not teams:
+        return _fool_sentence(outcome.loser, me, names)
+    if outcome.losing_team is None:
+        return _team_draw_sentence()
+    losers = join_names([seat_word(p, me=me, names=names) for p in outcome.losers])
+    if me is not None and outcome.lost(me):
+        return _("The game is over: your team lost (%(names)s).") % {"names": losers}
+    return _("The game is over: %(team)s (%(names)s) lost.") % {
+        "team": TEAM_WORDS[outcome.losing_team](),
+        "names": losers,
+    }
+
+
 def _game_over(event: Mapping[str, Any], me: int | None, names: Mapping[int, str]) -> str:
     reason, player = event.get("reason"), event.get("player")
     name = {"name": player_name(player, names)}
@@ -230,68 +301,82 @@ def _game_over(event: Mapping[str, Any], me: int | None, names: Mapping[int, str
     if "team" in event:
         team = event.get("team")
         if team is None:
-            return _("The game is over: a draw, no team lost.")
+            return _team_draw_sentence()
         return _("The game is over: %(team)s lost.") % {"team": TEAM_WORDS[int(team)]()}
-    if player is None:
-        return _("The game is over: a draw, nobody is the fool.")
+    return _fool_sentence(player, me, names)
+
+
+def _bout_end(event: Mapping[str, Any], me: int | None, names: Mapping[int, str]) -> str:
+    played = list(event.get("cards") or [])
+    cards, count = cards_text(played), len(played)
+    if event.get("result") == "beaten":
+        return ngettext(
+            "Bito: %(cards)s goes to the discard.", "Bito: %(cards)s go to the discard.", count
+        ) % {"cards": cards}
+    defender = event.get("defender")
+    if defender == me:
+        return ngettext("%(cards)s goes to your hand.", "%(cards)s go to your hand.", count) % {
+            "cards": cards
+        }
+    return ngettext(
+        "%(cards)s goes to the hand of %(name)s.", "%(cards)s go to the hand of %(name)s.", count
+    ) % {"cards": cards, "name": player_name(defender, names)}
+
+
+def _drew(event: Mapping[str, Any], me: int | None, names: Mapping[int, str]) -> str:
+    player = event.get("player")
+    count = int(event.get("count") or 0)
     if player == me:
-        return _("The game is over: you are the fool.")
-    return _("The game is over: %(name)s is the fool.") % name
+        line = ngettext("You draw %(count)d card.", "You draw %(count)d cards.", count) % {"count": count}
+    else:
+        line = ngettext("%(name)s draws %(count)d card.", "%(name)s draws %(count)d cards.", count) % {
+            "name": player_name(player, names),
+            "count": count,
+        }
+    if event.get("face_up"):
+        line += " " + _("The last one is the face-up trump, %(card)s.") % {
+            "card": durak.pretty(event["face_up"])
+        }
+    return line
+
+
+def _out(event: Mapping[str, Any], me: int | None, names: Mapping[int, str]) -> str:
+    player = event.get("player")
+    if player == me:
+        return _("You have no cards left: you are out!")
+    return _("%(name)s has no cards left: out of the game.") % {"name": player_name(player, names)}
+
+
+def _swap(event: Mapping[str, Any], me: int | None, names: Mapping[int, str]) -> str:
+    return _("Face up now: %(gave)s; %(took)s goes into the hand.") % {
+        "gave": durak.pretty(event["gave"]),
+        "took": durak.pretty(event["took"]),
+    }
+
+
+def _automatic(event: Mapping[str, Any], me: int | None, names: Mapping[int, str]) -> str:
+    return _("Out of time, the game moves instead: %(move)s") % {
+        "move": move_sentence(event.get("action") or {}, me=me, names=names)
+    }
+
+
+#: The sentence of each kind of engine event that says something to people.
+_EVENT_SENTENCES: dict[str, Callable[[Mapping[str, Any], int | None, Mapping[int, str]], str]] = {
+    "bout_end": _bout_end,
+    "drew": _drew,
+    "swap": _swap,
+    "out": _out,
+    "automatic": _automatic,
+    "game_over": _game_over,
+}
 
 
 def event_sentence(event: Mapping[str, Any], *, me: int | None, names: Mapping[int, str]) -> str:
     """What an engine event means, in words ("" for one that says nothing to people). Only public
     facts: a draw is a count (and the face-up trump, which everybody saw), a bout's cards lay on
     the table."""
-    kind = event.get("type")
-    player = event.get("player")
-    name = {"name": player_name(player, names)}
-    if kind == "bout_end":
-        played = list(event.get("cards") or [])
-        cards, count = cards_text(played), len(played)
-        if event.get("result") == "beaten":
-            return ngettext(
-                "Bito: %(cards)s goes to the discard.", "Bito: %(cards)s go to the discard.", count
-            ) % {"cards": cards}
-        defender = event.get("defender")
-        if defender == me:
-            return ngettext("%(cards)s goes to your hand.", "%(cards)s go to your hand.", count) % {
-                "cards": cards
-            }
-        return ngettext(
-            "%(cards)s goes to the hand of %(name)s.", "%(cards)s go to the hand of %(name)s.", count
-        ) % {"cards": cards, "name": player_name(defender, names)}
-    if kind == "drew":
-        count = int(event.get("count") or 0)
-        if player == me:
-            line = ngettext("You draw %(count)d card.", "You draw %(count)d cards.", count) % {"count": count}
-        else:
-            line = ngettext("%(name)s draws %(count)d card.", "%(name)s draws %(count)d cards.", count) % {
-                **name,
-                "count": count,
-            }
-        if event.get("face_up"):
-            line += " " + _("The last one is the face-up trump, %(card)s.") % {
-                "card": durak.pretty(event["face_up"])
-            }
-        return line
-    if kind == "swap":
-        return _("Face up now: %(gave)s; %(took)s goes into the hand.") % {
-            "gave": durak.pretty(event["gave"]),
-            "took": durak.pretty(event["took"]),
-        }
-    if kind == "out":
-        if player == me:
-            return _("You have no cards left: you are out!")
-        return _("%(name)s has no cards left: out of the game.") % name
-    if kind == "automatic":
-        action = event.get("action") or {}
-        return _("Out of time, the game moves instead: %(move)s") % {
-            "move": move_sentence(action, me=me, names=names)
-        }
-    if kind == "game_over":
-        return _game_over(event, me, names)
-    return ""
+    sentence = _EVENT_SENTENCES.get(str(event.get("type")))
+    return sentence(event, me, names) if sentence else ""
 
 
 def event_sentences(

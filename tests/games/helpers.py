@@ -6,8 +6,9 @@ import re
 from typing import Any
 
 import durak
+from durak.cards import SUIT_NAMES
 from games.models import Game, Move
-from games.presentation import SUIT_NAMES, card_name
+from games.presentation import card_name
 
 _ACTION_BUTTON = re.compile(r'<button name="action" value="([^"]*)"')
 

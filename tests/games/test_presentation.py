@@ -1,4 +1,6 @@
-from games.presentation import action_button, action_label, build_table
+import durak
+from games.presentation import action_button, build_table
+from games.words import action_label
 
 
 def test_action_labels_and_posted_values() -> None:
@@ -38,5 +40,17 @@ def test_table_sentences() -> None:
     assert table.playable == {"8S"}
     spectator = build_table({**view, "hand": [], "actions": []}, {0: "anna", 1: "ben", 2: "carla"}, None)
     assert spectator.status_line == "Waiting for ben and carla."
-    over = build_table({**view, "over": True, "loser": 2}, {0: "anna", 1: "ben", 2: "carla"}, 0)
-    assert over.status_line == "The game is over: carla is the fool."
+
+
+def test_the_fool_is_the_engines() -> None:
+    """The result line says whom the engine's outcome names (``durak.Game.outcome``)."""
+    game = durak.Game.from_deal(
+        durak.Rules.preset("classic"), [["6S"], ["8S"], ["9H", "10H"]], [], trump="C", first_attacker=0
+    )
+    game.apply({"type": "attack", "player": 0, "cards": ["6S"]})
+    game.apply({"type": "defend", "player": 1, "target": "6S", "card": "8S"})
+    names = {0: "anna", 1: "ben", 2: "carla"}
+    assert build_table(game.view(0), names, 0).status_line == "The game is over: carla is the fool."
+    assert build_table(game.view(2), names, 2).status_line == "The game is over: you are the fool."
+    assert build_table(game.view(None), names, None).status_line == "The game is over: carla is the fool."
+    assert build_table(game.view(0), names, 0).situation_line == ""

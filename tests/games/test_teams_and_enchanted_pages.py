@@ -319,27 +319,28 @@ def test_card_marks_follow_the_view() -> None:
 
 
 def test_team_sentences() -> None:
-    view = {
-        "hand": ["8S"],
-        "hand_sizes": [1, 2, 0, 3],
-        "table": [],
-        "attacker": None,
-        "defender": None,
-        "finished": [2],
-        "over": True,
-        "loser": None,
-        "waiting_for": [],
-        "actions": [],
-        "teams": [[0, 2], [1, 3]],
-        "losing_team": 0,
-    }
+    # Clara (2) holds nothing from the deal; boris (1) and dima (3) go out; anna (0) takes and
+    # holds the last cards: team A (anna and clara) lost, as the engine's outcome says.
+    partners = durak.Rules(teams="partners")
+    game = durak.Game.from_deal(partners, [["6S", "7S"], ["8S"], [], ["9D"]], [], trump="C", first_attacker=0)
+    for action in (
+        {"type": "attack", "player": 0, "cards": ["6S"]},
+        {"type": "defend", "player": 1, "target": "6S", "card": "8S"},
+        {"type": "attack", "player": 3, "cards": ["9D"]},
+        {"type": "take", "player": 0},
+    ):
+        game.apply(action)
     names = {0: "anna", 1: "boris", 2: "clara", 3: "dima"}
-    mine = build_table(view, names, me=0)
+    mine = build_table(game.view(0), names, me=0)
     assert mine.status_line == "The game is over: your team lost (you and clara)."
     assert [p.partner for p in mine.players] == [False, False, True, False]
     assert mine.team_results == [("team A", "anna and clara", True), ("team B", "boris and dima", False)]
-    other = build_table(view, names, me=1)
+    other = build_table(game.view(1), names, me=1)
     assert other.status_line == "The game is over: team A (anna and clara) lost."
     assert other.team_line == "You play in team B with dima."
-    draw = build_table({**view, "losing_team": None}, names, me=None)
+    # Everyone's last card goes at once: a draw.
+    drawn = durak.Game.from_deal(partners, [["6S"], ["8S"], [], []], [], trump="C", first_attacker=0)
+    drawn.apply({"type": "attack", "player": 0, "cards": ["6S"]})
+    drawn.apply({"type": "defend", "player": 1, "target": "6S", "card": "8S"})
+    draw = build_table(drawn.view(None), names, me=None)
     assert draw.status_line == "The game is over: a draw, no team lost."
