@@ -11,6 +11,7 @@ from datetime import timedelta
 from importlib import import_module
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -145,8 +146,6 @@ def user_suspend(*, moderator: User, user: User, duration: timedelta | None, rea
 
 
 def _end_sessions(user: User) -> int:
-    from django.conf import settings
-
     store = import_module(settings.SESSION_ENGINE).SessionStore
     logins = list(LoginSession.objects.filter(user=user))
     for login in logins:
