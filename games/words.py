@@ -1,8 +1,9 @@
 """The site's one words layer for what happens at a table: a button's label for an action, the
-sentence for a move and for each event it led to, from one reader's point of view.
+sentence for a move, for each event it led to and for how the game came out, from one reader's
+point of view.
 
-The table's last-move line, the game page's history, the replays and the tutorial all take their
-sentences from here. Everything is told from public facts only: an action's cards were laid on
+The table's buttons, last-move and result lines, the game page's history, the replays and the
+tutorial all take their sentences from here. Everything is told from public facts only: an action's cards were laid on
 the table for everyone to see, and the engine's events (``durak.Game.events``, stored in
 ``Move.events``) carry counts for draws, never the cards drawn, but the face-up trump.
 
