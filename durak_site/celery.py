@@ -5,6 +5,7 @@ import os
 from collections.abc import Callable
 
 from celery import Celery
+from django.db import transaction
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "durak_site.settings")
@@ -22,7 +23,6 @@ def publish_on_commit(publish: Callable[[], object], what: str) -> None:
     committed already and the request must still succeed; beat's sweeps catch up on what was
     not queued (``games.tasks.sweep_deadlines``, ``notifications.tasks.send_pending_emails``).
     Any other error still propagates."""
-    from django.db import transaction
 
     def run() -> None:
         try:

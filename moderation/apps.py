@@ -1,5 +1,6 @@
 from django.apps import AppConfig
 from django.contrib.admin import apps as admin_apps
+from django.db.models.signals import post_migrate
 
 from chat import restrictions
 
@@ -10,8 +11,6 @@ class ModerationConfig(AppConfig):
     name = "moderation"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_migrate
-
         from . import signals  # noqa: F401
         from .roles import ensure_moderators_group
         from .selectors import why_muted
