@@ -278,6 +278,34 @@ def test_rebuilding_from_the_games_gives_the_same_numbers() -> None:
     assert stats_services.snapshot_rows() == live
 
 
+# Four players in partners, clubs trump, no stock: 2, dealt nothing, is out at once; 0 leads 6S
+# and 1 beats it with 7S: both are out, and 3 still holds the 8H: the team of 1 and 3 loses,
+# though 1 went out third.
+TEAM_DEAL: dict[str, Any] = {
+    "hands": [["6S"], ["7S"], [], ["8H"]],
+    "stock": [],
+    "trump": "C",
+    "first_attacker": 0,
+}
+
+
+def test_a_team_game_counts_places_and_losses_and_rebuilds_to_the_live_numbers() -> None:
+    game, users = started_game(players=4, deal=TEAM_DEAL, overrides={"teams": "partners"})
+    game = play_script(game, users, DRAW_MOVES)
+    assert [seat.place for seat in game.seats.order_by("position")] == [2, 3, 1, None]
+    places = [(overall(u).fools, overall(u).went_out, overall(u).place_total) for u in users]
+    assert places == [(0, 1, 2), (1, 1, 3), (0, 1, 1), (1, 0, 0)]
+    mus = [rating(u).mu for u in users]
+    assert mus[0] == mus[2] > MU > mus[1] == mus[3]
+    resigned, others = started_game(players=4, overrides={"teams": "partners"})
+    services.player_resign(user=others[2], game_id=resigned.pk)
+    assert [overall(u).fools for u in others] == [1, 0, 1, 0]
+    live = stats_services.snapshot_rows()
+    call_command("rebuild_stats", "--check")
+    call_command("rebuild_stats")
+    assert stats_services.snapshot_rows() == live
+
+
 def test_a_finished_game_is_counted_once() -> None:
     game, users = started_game(deal=DRAW_DEAL)
     game = play_script(game, users, DRAW_MOVES)
