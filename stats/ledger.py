@@ -2,10 +2,11 @@
 live update (``services.game_finished``) and the rebuild (``services.rebuild``) go through,
 so the two always give the same numbers.
 
-Ratings: openskill's Plackett-Luce model. The ranks are the finishing order (the first
-player out ranks 1); players the game ended for while they still held cards (a timeout or
-resignation ended it) tie after those who went out; the fool ranks last. In a draw everyone
-ties. In a team game the two teams are rated as teams, the losing team ranked second.
+Ratings: openskill's Plackett-Luce model. The ranks come from the engine's answer,
+``durak.Game.outcome()``: the finishing order (the first player out ranks 1); players the game
+ended for while they still held cards (a timeout, resignation or claim ended it) tie after those
+who went out; the fool ranks last. In a draw everyone ties. In a team game the two teams
+(``Game.team_of``) are rated as teams, the losing team ranked second.
 """
 
 from collections.abc import Iterable, Mapping
