@@ -1,16 +1,18 @@
 """Request and response bodies. Every response is built field by field from a declared
 serializer, so only what is declared here can reach a client: the engine's view for the
 caller's seat (never ``Game.state``, ``seed`` or ``deal``), seats, and the public move log.
+
+The engine's own JSON (its actions, view and events) is declared once in ``durak.schema``;
+``api.engine_json`` makes its serializers from that.
 """
 
 from typing import Any
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 import durak
-from durak.rules import ADDED_LATER, MAX_CLAIM_DAYS
 from games.forms import OPTION_INT_MAX
 from games.leaving import claim_of
 from games.models import CORRESPONDENCE_FROM, Game, Move, Seat
@@ -18,357 +20,20 @@ from games.selectors import GameView
 from games.services import MAX_MOVE_TIME, MIN_MOVE_TIME
 from series.selectors import rematch_state
 
-from .schema import BOUT_RESULTS, END_REASONS, SEAT_RESULTS
+from .engine_json import (
+    ActionField,
+    EngineViewSerializer,
+    EventField,
+    LoggedActionField,
+    RuleOverridesSerializer,
+    RulesSerializer,
+    public_events,
+    without_player,
+)
+from .schema import END_REASONS, SEAT_RESULTS
 
-CARD_PATTERN = r"^(?:[2-9]|10|[JQKA])[SHDC]$"
 #: The largest version a game can have (``Game.version`` is a PostgreSQL ``integer``).
 MAX_VERSION = 2**31 - 1
-
-
-def card_field(**kwargs: Any) -> serializers.RegexField:
-    kwargs.setdefault("help_text", "Rank then suit, like 10H or QS.")
-    return serializers.RegexField(CARD_PATTERN, max_length=3, **kwargs)
-
-
-# --- rules ---------------------------------------------------------------------------------------
-
-
-def _option_field(option: dict[str, Any], *, required: bool) -> serializers.Field[Any, Any, Any, Any]:
-    common: dict[str, Any] = {"required": required, "help_text": option.get("help") or ""}
-    if required and option["name"] in ADDED_LATER:
-        # Rules stored before the option existed lack it: they play its default.
-        common = {"default": ADDED_LATER[option["name"]], "help_text": common["help_text"]}
-    kind = option["type"]
-    if kind == "bool":
-        return serializers.BooleanField(**common)
-    if kind == "int":
-        # Days before a claim may go up to a year; every other count stays within the largest deck.
-        most = MAX_CLAIM_DAYS if option["name"] == "claim_after_days" else OPTION_INT_MAX
-        return serializers.IntegerField(min_value=0, max_value=most, **common)
-    if kind == "optional_int":
-        return serializers.IntegerField(allow_null=True, min_value=0, max_value=OPTION_INT_MAX, **common)
-    if kind == "choice":
-        return serializers.ChoiceField(choices=list(option["choices"]), **common)
-    if kind == "ranks":
-        return serializers.ListField(child=serializers.ChoiceField(choices=list(option["choices"])), **common)
-    # An option kind this API does not know yet: still offered, as free JSON the engine checks.
-    return serializers.JSONField(**common)
-
-
-def _rules_serializer(name: str, *, required: bool, doc: str) -> type[serializers.Serializer[Any]]:
-    fields = {
-        option["name"]: _option_field(option, required=required) for option in durak.Rules.describe_options()
-    }
-    return type(name, (serializers.Serializer[Any],), {**fields, "__doc__": doc})
-
-
-RulesSerializer = _rules_serializer(
-    "RulesSerializer",
-    required=True,
-    doc="Every rule option the game is played with (``durak.Rules.to_dict()``).",
-)
-_RuleOverridesBase = _rules_serializer(
-    "_RuleOverridesBase",
-    required=False,
-    doc="Options that differ from the preset; the engine checks the combination.",
-)
-
-
-class RuleOverridesSerializer(_RuleOverridesBase):  # type: ignore[misc,valid-type]
-    def to_internal_value(self, data: Any) -> dict[str, Any]:
-        unknown = set(data) - set(self.fields) if isinstance(data, dict) else set()
-        if unknown:
-            raise serializers.ValidationError(
-                _("Unknown rule option(s): %(options)s.") % {"options": ", ".join(sorted(unknown))}
-            )
-        return dict(super().to_internal_value(data))
-
-
-# --- actions: one member of a union per engine action type ---------------------------------------
-
-
-class _Action(serializers.Serializer[Any]):
-    kind: str = ""
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        kind = serializers.ChoiceField(choices=[cls.kind], help_text="The action type.")
-        cls._declared_fields = {"type": kind, **cls._declared_fields}
-
-
-def as_suit_field() -> serializers.ChoiceField:
-    return serializers.ChoiceField(
-        choices=list(durak.SUITS), required=False, help_text="The suit an enchanted eight is played as."
-    )
-
-
-class AttackActionSerializer(_Action):
-    """Open a bout with one card, or several of one rank where the rules allow."""
-
-    kind = "attack"
-    cards = serializers.ListField(child=card_field(), min_length=1)
-    as_suit = as_suit_field()
-
-
-class ThrowActionSerializer(_Action):
-    """Add a card of a rank already on the table."""
-
-    kind = "throw"
-    card = card_field()
-    as_suit = as_suit_field()
-
-
-class DefendActionSerializer(_Action):
-    """Beat the attack card ``target`` with ``card``."""
-
-    kind = "defend"
-    target = card_field()
-    card = card_field()
-    as_suit = as_suit_field()
-
-
-class TransferActionSerializer(_Action):
-    """Pass the attack on to the next player with a card of the same rank (perevodnoy)."""
-
-    kind = "transfer"
-    card = card_field()
-    as_suit = as_suit_field()
-
-
-class TakeActionSerializer(_Action):
-    """The defender picks up the table."""
-
-    kind = "take"
-
-
-class PassActionSerializer(_Action):
-    """Throw in nothing more this time."""
-
-    kind = "pass"
-
-
-class AutoPassActionSerializer(_Action):
-    """Don't wait for me to throw in (``on``: true), or wait again (false): a standing choice,
-    never in ``legal_actions``, accepted at any time while you are in the game."""
-
-    kind = "auto_pass"
-    on = serializers.BooleanField()
-
-
-class SwapTrumpActionSerializer(_Action):
-    """Swap the lowest trump from your hand for the face-up trump card."""
-
-    kind = "swap_trump"
-
-
-class ReverseActionSerializer(_Action):
-    """Turn the direction of play around (after an enchanted king, where the rules allow)."""
-
-    kind = "reverse"
-
-
-class TimeoutActionSerializer(_Action):
-    """Applied by the server when a player's time ran out (never sent by a client)."""
-
-    kind = "timeout"
-
-
-class ResignActionSerializer(_Action):
-    """A player resigned (``POST /api/games/{id}/resign/``), or was suspended; never sent as a
-    move."""
-
-    kind = "resign"
-
-
-class ClaimActionSerializer(_Action):
-    """A player claimed a game without a clock that had waited ``waited`` seconds on the others
-    (``POST /api/games/{id}/claim/``); never sent as a move."""
-
-    kind = "claim"
-    waited = serializers.IntegerField(
-        help_text="Seconds the game had waited on the same players, with no move made."
-    )
-
-
-PLAYER_ACTIONS: dict[str, type[_Action]] = {
-    serializer.kind: serializer
-    for serializer in (
-        AttackActionSerializer,
-        ThrowActionSerializer,
-        DefendActionSerializer,
-        TransferActionSerializer,
-        TakeActionSerializer,
-        PassActionSerializer,
-        SwapTrumpActionSerializer,
-        ReverseActionSerializer,
-        AutoPassActionSerializer,
-    )
-}
-LOGGED_ACTIONS: dict[str, type[_Action]] = {
-    **PLAYER_ACTIONS,
-    "timeout": TimeoutActionSerializer,
-    "resign": ResignActionSerializer,
-    "claim": ClaimActionSerializer,
-}
-
-
-class _ActionUnionField(serializers.Field[dict[str, Any], Any, dict[str, Any], Any]):
-    """An engine action without its ``"player"`` (the caller's seat, or ``player`` beside it).
-
-    Output keeps only the declared fields of the action's type.
-    """
-
-    members: dict[str, type[_Action]] = {}
-
-    def to_internal_value(self, data: Any) -> dict[str, Any]:
-        if not isinstance(data, dict):
-            raise serializers.ValidationError(_('An action is an object with a "type".'))
-        kind = data.get("type")
-        if not isinstance(kind, str):
-            raise serializers.ValidationError(_('An action needs a "type": a string such as "attack".'))
-        if kind in durak.game.SYSTEM_ACTION_TYPES and kind not in self.members:
-            raise serializers.ValidationError(
-                _("%(type)r is applied by the server, never sent by a player.") % {"type": kind}
-            )
-        if kind not in self.members:
-            raise serializers.ValidationError(
-                _("Unknown action type %(type)r: use one of %(types)s.")
-                % {"type": kind, "types": ", ".join(self.members)}
-            )
-        member = self.members[kind](data=data)
-        member.is_valid(raise_exception=True)
-        extra = set(data) - set(member.fields)
-        if extra:
-            raise serializers.ValidationError(
-                _("Unexpected field(s) in a %(type)s action: %(fields)s.")
-                % {"type": kind, "fields": ", ".join(sorted(extra))}
-            )
-        return dict(member.validated_data)
-
-    def to_representation(self, value: dict[str, Any]) -> dict[str, Any]:
-        return dict(self.members[value["type"]](value).data)
-
-
-@extend_schema_field(
-    PolymorphicProxySerializer(
-        component_name="Action",
-        serializers={kind: serializer for kind, serializer in PLAYER_ACTIONS.items()},
-        resource_type_field_name="type",
-    )
-)
-class ActionField(_ActionUnionField):
-    members = PLAYER_ACTIONS
-
-
-@extend_schema_field(
-    PolymorphicProxySerializer(
-        component_name="LoggedAction",
-        serializers={kind: serializer for kind, serializer in LOGGED_ACTIONS.items()},
-        resource_type_field_name="type",
-    )
-)
-class LoggedActionField(_ActionUnionField):
-    members = LOGGED_ACTIONS
-
-
-def without_player(action: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in action.items() if key != "player"}
-
-
-# --- the engine's view ---------------------------------------------------------------------------
-
-
-class LastBoutSerializer(serializers.Serializer[Any]):
-    attacker = serializers.IntegerField()
-    defender = serializers.IntegerField()
-    result = serializers.ChoiceField(choices=BOUT_RESULTS)
-
-
-class EndSerializer(serializers.Serializer[Any]):
-    reason = serializers.ChoiceField(choices=END_REASONS)
-    player = serializers.IntegerField(allow_null=True, help_text="The fool; null for a draw or a team game.")
-    team = serializers.IntegerField(
-        allow_null=True, required=False, help_text="The losing team, in team games."
-    )
-
-
-class EngineViewSerializer(serializers.Serializer[Any]):
-    """``durak.Game.view(seat)``: the caller's own hand and what lies face up, nothing else.
-
-    Its list of actions is ``legal_actions`` beside it.
-    """
-
-    player = serializers.IntegerField(allow_null=True, help_text="Your seat; null for a spectator.")
-    players = serializers.IntegerField()
-    dealer = serializers.IntegerField()
-    hand = serializers.ListField(child=card_field(), help_text="Your cards, sorted; empty for a spectator.")
-    hand_sizes = serializers.ListField(child=serializers.IntegerField(), help_text="Cards held, by seat.")
-    table = serializers.ListField(
-        child=serializers.ListField(child=card_field(allow_null=True), min_length=2, max_length=2),
-        help_text="[attack card, defence card or null] pairs.",
-    )
-    named_suits = serializers.DictField(
-        child=serializers.ChoiceField(choices=list(durak.SUITS)),
-        required=False,
-        help_text="Card on the table -> the suit it was played as (enchanted eights).",
-    )
-    trump = serializers.ChoiceField(choices=list(durak.SUITS), allow_null=True)
-    trump_card = card_field(
-        allow_null=True, help_text="The face-up card under the stock; null when no stock."
-    )
-    stock_size = serializers.IntegerField()
-    discard_size = serializers.IntegerField()
-    attacker = serializers.IntegerField(allow_null=True)
-    defender = serializers.IntegerField(allow_null=True)
-    direction = serializers.ChoiceField(
-        choices=[1, -1], required=False, help_text="1 clockwise, -1 after play was reversed."
-    )
-    taking = serializers.BooleanField()
-    passed = serializers.ListField(child=serializers.IntegerField())
-    limit = serializers.IntegerField(allow_null=True, help_text="Most attack cards this bout.")
-    finished = serializers.ListField(child=serializers.IntegerField(), help_text="Seats out, in order.")
-    over = serializers.BooleanField()
-    loser = serializers.IntegerField(allow_null=True)
-    teams = serializers.ListField(
-        child=serializers.ListField(child=serializers.IntegerField()),
-        allow_null=True,
-        required=False,
-        help_text="The seats of each team; null without teams.",
-    )
-    losing_team = serializers.IntegerField(allow_null=True, required=False)
-    waiting_for = serializers.ListField(child=serializers.IntegerField())
-    last_bout = LastBoutSerializer(allow_null=True)
-    end = EndSerializer(allow_null=True)
-    enchanted = serializers.ListField(
-        child=serializers.CharField(), required=False, help_text="Enchanted ranks."
-    )
-    rules = RulesSerializer()
-    discarded = serializers.ListField(
-        child=card_field(), help_text="The beaten-off cards, face down now but seen by everyone."
-    )
-    # The rest of the public state, with which a program can rebuild the game from this view and
-    # a guess of the hidden cards (durak.Game.from_view).
-    bouts = serializers.IntegerField(help_text="Bouts finished so far.")
-    defended = serializers.BooleanField(help_text="Someone has beaten off a bout in this game.")
-    slot = serializers.IntegerField(
-        allow_null=True, help_text="Black Book team durak: the seat whose turn it is; else null."
-    )
-    transfer_blocked = serializers.BooleanField(help_text="An enchanted nine forbids a transfer.")
-    closed = serializers.BooleanField(help_text="An enchanted queen closed the bout to throw-ins.")
-    king_defended = serializers.BooleanField(help_text="The defender has beaten a card with a king.")
-    may_reverse = serializers.IntegerField(
-        allow_null=True, help_text="The seat that may reverse the direction of play now."
-    )
-    timeouts = serializers.ListField(
-        child=serializers.IntegerField(), help_text="Timeouts in a row, by seat."
-    )
-    auto_pass = serializers.ListField(
-        child=serializers.IntegerField(), help_text="Seats that asked not to be waited for to throw in."
-    )
-    format = serializers.IntegerField(
-        help_text="The engine's state format: 2 waits for everyone allowed to throw in; 1, a game "
-        "stored before, only for those holding a card that fits."
-    )
 
 
 # --- games ---------------------------------------------------------------------------------------
@@ -467,12 +132,24 @@ class GameSummarySerializer(serializers.Serializer[Any]):
 
 
 class ResultSerializer(serializers.Serializer[Any]):
-    reason = serializers.ChoiceField(choices=END_REASONS)
+    """How a finished game came out: the engine's ``durak.Outcome``."""
+
+    reason = serializers.ChoiceField(choices=END_REASONS, help_text="Why the game ended.")
     loser = serializers.IntegerField(
         allow_null=True, help_text="The fool's seat; null for a draw or a team game."
     )
     loser_username = serializers.CharField(allow_null=True)
-    losing_team = serializers.IntegerField(allow_null=True, help_text="In team games: the team that lost.")
+    losing_team = serializers.IntegerField(
+        allow_null=True, help_text="In team games: the team that lost (its seats in view.teams)."
+    )
+    losers = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Every seat that lost: the fool, or each player of the losing team; empty for a draw.",
+    )
+    order_out = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The seats that went out, the first out first."
+    )
+    draw = serializers.BooleanField(help_text="Nobody lost: the last cards went out on every side at once.")
 
 
 class RematchAnswerSerializer(serializers.Serializer[Any]):
@@ -611,16 +288,18 @@ class GameDetailSerializer(serializers.Serializer[Any]):
 
     @extend_schema_field(ResultSerializer(allow_null=True, help_text="null until the game is finished."))
     def get_result(self, seen: GameView) -> dict[str, Any] | None:
-        end = seen.view.get("end") if seen.view else None
-        if seen.game.status != Game.Status.FINISHED or not end:
+        outcome = seen.outcome
+        if seen.game.status != Game.Status.FINISHED or outcome is None:
             return None
         names = {seat.position: seat.user.username for seat in seen.game.seats.all()}
-        loser = end.get("player")
         return {
-            "reason": end["reason"],
-            "loser": loser,
-            "loser_username": names.get(loser),
-            "losing_team": end.get("team"),
+            "reason": outcome.reason,
+            "loser": outcome.loser,
+            "loser_username": names.get(outcome.loser) if outcome.loser is not None else None,
+            "losing_team": outcome.losing_team,
+            "losers": list(outcome.losers),
+            "order_out": list(outcome.order_out),
+            "draw": outcome.draw,
         }
 
 
@@ -656,107 +335,6 @@ class ActionPostSerializer(serializers.Serializer[Any]):
     expected_version = serializers.IntegerField(
         min_value=0, max_value=MAX_VERSION, help_text="The game's version you saw."
     )
-
-
-# --- events: what an action led to (``durak.Game.events``), one member per event type ------------
-
-
-class _Event(serializers.Serializer[Any]):
-    kind: str = ""
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        kind = serializers.ChoiceField(choices=[cls.kind], help_text="The event type.")
-        cls._declared_fields = {"type": kind, **cls._declared_fields}
-
-
-class BoutEndEventSerializer(_Event):
-    """The bout ended: its cards went to the discard (beaten) or to the defender (taken)."""
-
-    kind = "bout_end"
-    attacker = serializers.IntegerField()
-    defender = serializers.IntegerField()
-    result = serializers.ChoiceField(choices=BOUT_RESULTS)
-    cards = serializers.ListField(
-        child=card_field(), help_text="Every card of the table, all played face up."
-    )
-
-
-class DrewEventSerializer(_Event):
-    """A player drew from the stock (how many, never which)."""
-
-    kind = "drew"
-    player = serializers.IntegerField()
-    count = serializers.IntegerField()
-    face_up = card_field(
-        required=False,
-        help_text="The face-up trump card, when this draw emptied the stock (it is drawn last).",
-    )
-
-
-class OutEventSerializer(_Event):
-    """A player has no cards left and the stock is gone: they are out."""
-
-    kind = "out"
-    player = serializers.IntegerField()
-
-
-class SwapEventSerializer(_Event):
-    """A player swapped their lowest trump for the face-up trump card."""
-
-    kind = "swap"
-    player = serializers.IntegerField()
-    took = card_field(help_text="The face-up card taken into the hand.")
-    gave = card_field(help_text="The card laid face up in its place.")
-
-
-class AutomaticEventSerializer(_Event):
-    """A timeout under the gentle rule: the safe move played for the player."""
-
-    kind = "automatic"
-    action = ActionField()
-
-
-class GameOverEventSerializer(_Event):
-    kind = "game_over"
-    reason = serializers.ChoiceField(choices=END_REASONS)
-    player = serializers.IntegerField(allow_null=True, help_text="The fool; null for a draw or a team game.")
-    team = serializers.IntegerField(
-        allow_null=True, required=False, help_text="The losing team, in team games."
-    )
-
-
-EVENTS: dict[str, type[_Event]] = {
-    serializer.kind: serializer
-    for serializer in (
-        BoutEndEventSerializer,
-        DrewEventSerializer,
-        OutEventSerializer,
-        SwapEventSerializer,
-        AutomaticEventSerializer,
-        GameOverEventSerializer,
-    )
-}
-
-
-@extend_schema_field(
-    PolymorphicProxySerializer(
-        component_name="Event",
-        serializers={kind: serializer for kind, serializer in EVENTS.items()},
-        resource_type_field_name="type",
-    )
-)
-class EventField(serializers.Field[dict[str, Any], Any, dict[str, Any], Any]):
-    """Output only: an engine event with exactly the declared fields of its type."""
-
-    def to_representation(self, value: dict[str, Any]) -> dict[str, Any]:
-        return dict(EVENTS[value["type"]](value).data)
-
-
-def public_events(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The declared fields of the event types this API knows; a type it does not know yet (a newer
-    engine) is left out rather than passed on unchecked."""
-    return [EventField().to_representation(event) for event in events if event.get("type") in EVENTS]
 
 
 class MoveSerializer(serializers.Serializer[Any]):

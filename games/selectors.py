@@ -249,6 +249,8 @@ class GameView:
     game: Game
     seat: Seat | None
     view: dict[str, Any] | None  # None until the game has started
+    #: How the game came out (``durak.Game.outcome()``); None until it is over.
+    outcome: durak.Outcome | None = None
 
     @property
     def position(self) -> int | None:
@@ -260,7 +262,12 @@ def game_view(*, game: Game, user: User | Any) -> GameView:
     if game.state is None:
         return GameView(game=game, seat=seat, view=None)
     engine = durak.Game.from_dict(game.state)
-    return GameView(game=game, seat=seat, view=engine.view(None if seat is None else seat.position))
+    return GameView(
+        game=game,
+        seat=seat,
+        view=engine.view(None if seat is None else seat.position),
+        outcome=engine.outcome(),
+    )
 
 
 def lobby_open_games(

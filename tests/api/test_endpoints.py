@@ -163,6 +163,9 @@ def test_a_move_answers_with_the_new_view_and_the_game_ends_with_a_result() -> N
         "loser": 0,
         "loser_username": users[0].username,
         "losing_team": None,
+        "losers": [0],
+        "order_out": [1],
+        "draw": False,
     }
     assert [seat["result"] for seat in last["seats"]] == ["fool", "out"]
 

@@ -74,7 +74,6 @@ def test_someone_not_seated_is_403() -> None:
     [
         {"type": "timeout"},
         {"type": "resign"},
-        {"type": "attack", "cards": ["6S"], "player": 1},
         {"type": "attack", "cards": []},
         {"type": "attack", "cards": ["6X"]},
         {"type": "defend", "card": "8S"},
@@ -87,6 +86,29 @@ def test_a_malformed_or_system_action_is_400_and_changes_nothing(action: Any) ->
     game, users = started_game(deal=SHORT_DEAL)
     body = assert_error(post_action(token_client(users[0]), game, action), 400, "invalid")
     assert "action" in body["errors"]
+    assert_unchanged(game)
+
+
+def test_a_field_the_action_type_lacks_is_the_engines_to_refuse() -> None:
+    """The API checks the declared fields' types; what the engine's ``apply`` refuses (a field
+    the type does not have, here) comes back as an illegal move in the engine's words."""
+    game, users = started_game(deal=SHORT_DEAL)
+    body = assert_error(
+        post_action(token_client(users[0]), game, {"type": "attack", "cards": ["6S"], "card": "6S"}),
+        400,
+        "illegal_move",
+    )
+    assert body["detail"] == "unexpected field card in a attack action"
+    assert_unchanged(game)
+
+
+def test_a_move_for_another_seat_is_refused() -> None:
+    game, users = started_game(deal=SHORT_DEAL)
+    assert_error(
+        post_action(token_client(users[0]), game, {"type": "attack", "cards": ["6S"], "player": 1}),
+        403,
+        "not_allowed",
+    )
     assert_unchanged(game)
 
 

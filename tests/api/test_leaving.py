@@ -50,6 +50,9 @@ def test_the_game_says_when_a_claim_is_possible_and_the_claim_ends_it() -> None:
         "loser": 0,
         "loser_username": users[0].username,
         "losing_team": None,
+        "losers": [0],
+        "order_out": [],
+        "draw": False,
     }
     entry = client.get(f"/api/games/{game.pk}/moves/").json()["results"][-1]
     assert entry["action"]["type"] == "claim" and entry["action"]["waited"] >= 15 * 86400

@@ -15,7 +15,7 @@ from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
 import durak
-from api.serializers import LOGGED_ACTIONS, PLAYER_ACTIONS, ActionField, without_player
+from api.engine_json import CARD_PATTERN, LOGGED_ACTIONS, PLAYER_ACTIONS, ActionField, without_player
 from games import services
 from tests.factories import LONGER_DEAL, SHORT_DEAL, GameFactory, UserFactory, api_token, started_game
 
@@ -134,11 +134,30 @@ def test_the_api_keeps_to_its_schema(case: Any, world: World) -> None:
 
 
 def test_the_view_serializer_declares_every_key_of_the_engines_view() -> None:
-    """The view reaches clients through a whitelist: a key the engine adds must be declared."""
-    from api.serializers import EngineViewSerializer
+    """The view reaches clients through a whitelist built from ``durak.schema``: every key but
+    ``actions`` (the game's ``legal_actions``), and nothing else."""
+    from api.engine_json import EngineViewSerializer
 
     engine = durak.Game.new(durak.Rules.preset("classic"), 2, seed=1)
-    assert set(engine.view(0)) - {"actions"} <= set(EngineViewSerializer().fields)
+    assert set(engine.view(0)) - {"actions"} == set(EngineViewSerializer().fields)
+
+
+def test_the_schemas_actions_and_events_have_the_engines_fields() -> None:
+    """Each member of the unions declares what ``durak.schema`` declares, required as there."""
+    from durak import schema
+
+    components = APIClient().get("/api/schema/?format=json").json()["components"]["schemas"]
+    for name, action in schema.ACTIONS.items():
+        member = components["".join(part.capitalize() for part in name.split("_")) + "Action"]
+        assert set(member["properties"]) == action.allowed - {"player"}, name
+        assert set(member["required"]) == action.required | {"type"}, name
+        assert member["description"].startswith(action.meaning), name
+    for name, event in schema.EVENTS.items():
+        member = components["".join(part.capitalize() for part in name.split("_")) + "Event"]
+        assert set(member["properties"]) == {"type"} | {field.name for field in event.fields}, name
+    view = components["EngineView"]
+    assert set(view["properties"]) == set(schema.VIEW_KEYS) - {"actions"}
+    assert components["DefendActionRequest"]["properties"]["target"]["pattern"] == CARD_PATTERN
 
 
 def test_the_schema_names_every_seat_result() -> None:

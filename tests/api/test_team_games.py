@@ -45,7 +45,8 @@ def test_four_token_clients_play_a_team_game_to_the_end(teams: str, seed: int) -
     assert final["status"] == "finished"
     losing_team = final["result"]["losing_team"]
     assert losing_team in (0, 1), final["result"]  # random play can end in a draw; these seeds do not
-    assert final["result"]["loser"] is None
+    assert final["result"]["loser"] is None and final["result"]["draw"] is False
+    assert final["result"]["losers"] == [p for p in range(4) if p % 2 == losing_team]
     assert final["view"]["losing_team"] == losing_team
 
     game = table[0].game
@@ -59,3 +60,20 @@ def test_four_token_clients_play_a_team_game_to_the_end(teams: str, seed: int) -
         assert (RatingChange.objects.get(user=user, game_id=game.pk).delta < 0) == lost
     seats = {seat["position"]: seat["result"] for seat in final["seats"]}
     assert [seats[p] == "fool" for p in range(4)] == [p % 2 == losing_team for p in range(4)]
+
+
+def test_a_resignation_in_a_team_game_loses_for_both_partners() -> None:
+    """The result is the engine's outcome: no single fool, the resigning player's side lost."""
+    users = UserFactory.create_batch(4)
+    response = token_client(users[0]).post(
+        "/api/games/",
+        {"preset": "classic", "players": 4, "options": {"teams": "partners"}, "time_control": None},
+        format="json",
+    )
+    table = seat_players(response.json(), users)
+    answer = token_client(users[1]).post(f"/api/games/{table[0].game.pk}/resign/", {}, format="json")
+    assert answer.status_code == 200, answer.content
+    result = answer.json()["result"]
+    assert result["reason"] == "resign" and result["loser"] is None and result["loser_username"] is None
+    assert result["losing_team"] == 1 and result["losers"] == [1, 3] and result["draw"] is False
+    assert [seat["result"] for seat in answer.json()["seats"]] == ["won", "fool", "won", "fool"]
