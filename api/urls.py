@@ -1,8 +1,6 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from matchmaking import api as matchmaking_api
-
 from . import tokens, views, waits
 
 app_name = "api"
@@ -26,7 +24,6 @@ urlpatterns = [
     path("games/<int:game_id>/rematch/decline/", views.RematchDeclineView.as_view(), name="rematch_decline"),
     path("games/<int:game_id>/moves/", views.GameMovesView.as_view(), name="moves"),
     path("games/<int:game_id>/wait/", waits.game_wait, name="wait"),  # asynchronous: holds no worker
-    path("queue/", matchmaking_api.QueueView.as_view(), name="queue"),  # play now
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its script from a URL of its own, not inline: the CSP allows only files.
     path(

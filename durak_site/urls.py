@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from matchmaking import api as matchmaking_api
 from notifications import views as notification_views
 
 from . import live, views
@@ -15,6 +16,9 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),  # API tokens; the rest of accounts/ is allauth
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switcher posts here
+    # Play now's API (/api/queue/) is matchmaking's, built on api/'s helpers: mounted here, so that
+    # api/ never imports an app above it.
+    path("api/queue/", matchmaking_api.QueueView.as_view(), name="api_queue"),
     path("api/", include("api.urls")),
     path("notifications/", include("notifications.urls")),
     path("reports/", include("moderation.urls")),
