@@ -228,7 +228,7 @@ def tree() -> dict[str, Any]:
     """The commit measured, and which of the apps' files differ from it (others may be editing)."""
 
     def git(*words: str) -> str:
-        return subprocess.run(["git", *words], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        return subprocess.run(["git", *words], cwd=ROOT, capture_output=True, text=True).stdout.rstrip()
 
     changed = [line[3:] for line in git("status", "--porcelain", "--", *APPS).splitlines()]
     return {
@@ -242,7 +242,9 @@ def markdown(
     results: list[Result], everything: Result, where: dict[str, Any], args: argparse.Namespace
 ) -> None:
     load = os.getloadavg()
-    changed = f"; uncommitted changes in {', '.join(where['changed'])}" if where["changed"] else ""
+    changed = (
+        f"; {len(where['changed'])} files of {', '.join(APPS)} differ from it" if where["changed"] else ""
+    )
     print(
         f"`services.make_move` in-process at {where['commit']} ({where['subject']}){changed}; "
         f"{args.moves} moves a configuration over {args.games} games each, after {args.warmup} "
