@@ -38,8 +38,9 @@ Three ways to pace the moves:
   may act at once) with the played move's p95 (end to end) at most ``--p95-ms`` (100); the
   rate reported is the moves played;
 - ``--find-max``: the same, the rate raised step by step (``--start-rate``, times
-  ``--rate-step`` each ``--step-seconds``) until a step fails or ``--seconds`` are spent; the
-  answer is the highest rate that passed. Give it enough games (``--players 80``): a game
+  ``--rate-step`` each ``--step-seconds``) until a step fails or ``--seconds`` are spent (a
+  first step that fails is tried again at half the rate); the answer is the highest rate that
+  passed. Give it enough games (``--players 80``): a game
   carries only a few moves a second.
 
 The report: throughput and p50/p95/p99 latency per request kind, measured twice: by the clients
@@ -347,9 +348,9 @@ async def drive(base: str, players: list[Player], args: argparse.Namespace, sche
     import httpx
 
     run = Run(
-        deadline=time.monotonic() + schedule.seconds + (schedule.WARMUP if schedule.rates else 0),
+        deadline=time.monotonic() + schedule.seconds + (schedule.WARMUP if schedule.rate else 0),
         max_requests=args.max_requests,
-        pacer=Pacer(schedule.rates[0]) if schedule.rates else None,
+        pacer=Pacer(schedule.rate) if schedule.rate else None,
     )
     rng = random.Random(args.seed)
     clients = []
@@ -418,36 +419,35 @@ class Step:
         p50 = statistics.median(moves) * 1000 if moves else float("nan")
         verdict = "ok" if self.passed(run, p95_ms) else "MISSED"
         return (
-            f"| {self.rate:.0f}/s | {self.sent(run):.1f}/s | {self.played(run):.1f}/s | {p50:.1f} ms | {self.p95_ms(run):.1f} ms "
+            f"| {self.rate:.1f}/s | {self.sent(run):.1f}/s | {self.played(run):.1f}/s | {p50:.1f} ms | {self.p95_ms(run):.1f} ms "
             f"| {self.cpu_seconds / (self.ended - self.began):.2f} | {verdict} |"
         )
 
 
 @dataclass
 class Schedule:
-    """How a run is paced: no pacing (``rates`` empty), one rate for the whole run, or
-    rates raised step by step (``find_max``) until a step fails."""
+    """How a run is paced: not at all (``rate`` 0), at one rate for the whole run, or
+    (``find_max``) from ``rate`` up by ``factor`` each step until a step fails; a first step that
+    fails is retried at half the rate (down to ``MIN_RATE``). ``seconds``: the paced time, at
+    most."""
 
     seconds: float
-    rates: list[float]
+    rate: float
     step_seconds: float
     p95_ms: float
     find_max: bool = False
+    factor: float = 1.25
     steps: list[Step] = field(default_factory=list)
     settle: float = 2.0  # seconds at the start of each step that are not counted
     #: Seconds at most before the first paced step, while the pairs open their first games.
     WARMUP: ClassVar[float] = 30.0
+    MIN_RATE: ClassVar[float] = 1.0
 
     @classmethod
     def of(cls, args: argparse.Namespace) -> Schedule:
         if args.find_max:
-            rates: list[float] = [args.start_rate]
-            while (len(rates) + 1) * args.step_seconds <= args.seconds:
-                rates.append(rates[-1] * args.rate_step)
-            return cls(len(rates) * args.step_seconds, rates, args.step_seconds, args.p95_ms, True)
-        if args.target_rate:
-            return cls(args.seconds, [args.target_rate], args.seconds, args.p95_ms)
-        return cls(args.seconds, [], args.seconds, args.p95_ms)
+            return cls(args.seconds, args.start_rate, args.step_seconds, args.p95_ms, True, args.rate_step)
+        return cls(args.seconds, args.target_rate, args.seconds, args.p95_ms)
 
     async def steer(self, run: Run, *, pairs: int) -> None:
         if run.pacer is None:
@@ -458,23 +458,33 @@ class Schedule:
             await asyncio.sleep(0.1)
         await asyncio.sleep(self.settle)
         run.deadline = time.monotonic() + self.seconds
-        for rate in self.rates:
-            run.pacer.rate = rate
-            start = time.monotonic()
-            cpu = time.process_time()
-            end = min(start + self.step_seconds, run.deadline)
-            while time.monotonic() < end and not run.over:
-                await asyncio.sleep(0.1)
-            step = Step(rate, start + self.settle, time.monotonic(), 0.0)
-            step.cpu_seconds = time.process_time() - cpu
-            self.steps.append(step)
-            print(
-                f"  step at {rate:.0f} moves/s offered: {step.sent(run):.1f}/s sent, {step.played(run):.1f}/s played",
-                flush=True,
-            )
-            if run.over or (self.find_max and not step.passed(run, self.p95_ms)):
+        rate = self.rate
+        while not run.over and time.monotonic() + self.step_seconds <= run.deadline + 0.5:
+            step = await self.step(run, rate)
+            if not self.find_max:
+                break
+            if step.passed(run, self.p95_ms):
+                rate *= self.factor
+            elif not self.best(run) and rate / 2 >= self.MIN_RATE:
+                rate /= 2  # nothing passed yet: look lower
+            else:
                 break
         run.deadline = time.monotonic()  # the players stop with the last step
+
+    async def step(self, run: Run, rate: float) -> Step:
+        assert run.pacer is not None
+        run.pacer.rate = rate
+        start, cpu = time.monotonic(), time.process_time()
+        end = min(start + self.step_seconds, run.deadline)
+        while time.monotonic() < end and not run.over:
+            await asyncio.sleep(0.1)
+        step = Step(rate, start + self.settle, time.monotonic(), time.process_time() - cpu)
+        self.steps.append(step)
+        print(
+            f"  step at {rate:.1f} moves/s offered: {step.sent(run):.1f}/s sent, {step.played(run):.1f}/s played",
+            flush=True,
+        )
+        return step
 
     def best(self, run: Run) -> Step | None:
         """The passed step that played the most moves a second (``--find-max``)."""
@@ -500,11 +510,11 @@ class Schedule:
             if best := self.best(run):
                 print(
                     f"\nhighest rate played with the move p95 <= {self.p95_ms:g} ms: {best.played(run):.1f} moves/s "
-                    f"(offered {best.rate:.0f}/s; p95 {best.p95_ms(run):.1f} ms); target >= {RATE_TARGET:g}/s: "
+                    f"(offered {best.rate:.1f}/s; p95 {best.p95_ms(run):.1f} ms); target >= {RATE_TARGET:g}/s: "
                     f"{'ok' if best.played(run) >= RATE_TARGET else 'MISSED'}"
                 )
             else:
-                print(f"\nno step passed (the first offered {self.steps[0].rate:.0f}/s)")
+                print(f"\nno step passed (the lowest offered {min(step.rate for step in self.steps):.1f}/s)")
             last = self.steps[-1]
             if not last.passed(run, self.p95_ms) and last.p95_ms(run) <= self.p95_ms:
                 print("  (the last step sent too few moves at a good p95: more --players may carry more)")
@@ -708,10 +718,10 @@ def main() -> None:
     ):
         load = os.getloadavg()
         pacing = (
-            f"rates from {schedule.rates[0]:g}/s up, {args.step_seconds:g} s a step"
+            f"rates from {schedule.rate:g}/s up, {args.step_seconds:g} s a step"
             if schedule.find_max
-            else f"moves paced at {schedule.rates[0]:g}/s"
-            if schedule.rates
+            else f"moves paced at {schedule.rate:g}/s"
+            if schedule.rate
             else f"poll every {args.poll:g} s"
         )
         print(
@@ -737,7 +747,7 @@ def main() -> None:
     if best := schedule.best(run):
         window = (best.began, best.ended)
         moves = [sample.seconds for sample in best.moves(run)]
-        title = f"the step at {best.rate:.0f} moves/s offered"
+        title = f"the step at {best.rate:.1f} moves/s offered"
         issue_table(server_timed(timed, window), moves, best.ended - best.began, title)
     print(f"errors: {len(run.errors)} (target 0); stale-version conflicts: {run.conflicts}")
     for error in run.errors[:10]:
