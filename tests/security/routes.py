@@ -356,7 +356,7 @@ ROUTES: dict[str, Route] = {
         "POST", anonymous=API_ANONYMOUS, api=True, why="revokes the caller's own tokens only"
     ),
     "api:me": Route("GET", anonymous=API_ANONYMOUS, api=True, why="the caller's own"),
-    "api:queue": Route("GET", anonymous=API_ANONYMOUS, api=True, why="the caller's own place in the queue"),
+    "api_queue": Route("GET", anonymous=API_ANONYMOUS, api=True, why="the caller's own place in the queue"),
     "api:games": Route(
         "GET",
         lambda w: [({}, ""), ({}, "open_to_join=true"), ({}, "mine=true")],
