@@ -98,7 +98,7 @@ MOVE_SECONDS = 120
 TARGETS = {"move 200": 8.0, "move api 200": 6.0, "poll 200": 6.0}
 #: Issue 20's throughput target: moves a second at a move p95 (end to end) of at most 100 ms.
 RATE_TARGET = 150.0
-#: A paced step passes when this share of the offered rate was played.
+#: A paced step passes when this share of the offered rate was sent.
 RATE_SHARE = 0.9
 MOVE_KINDS = ("move", "move api")
 
@@ -109,8 +109,7 @@ def site_env(*, database_url: str, redis_db: int) -> dict[str, str]:
 
 
 def setup_site(players: int) -> list[Player]:
-    """The players: users with a token (API seats) or
-    a logged-in session (page seats)."""
+    """The players: users with a token (API seats) or a logged-in session (page seats)."""
     from accounts.models import ApiToken, User
 
     users = User.objects.bulk_create(
@@ -292,6 +291,7 @@ async def play(
                 for other in others:  # the live stream's event on the other pages
                     other.set()
         else:
+            holding = False  # nothing to play: a slot held is lost
             pause = poll_seconds * rng.uniform(0.5, 1.5)
             if run.pacer is None:
                 await asyncio.sleep(pause)
