@@ -54,6 +54,10 @@ paced, each step's offered and played rate and the move's p50 and p95 end to end
 ``manage.py check_replays`` over every game played (all must pass). The exit status is
 non-zero on an error or a failed replay.
 
+To measure an older tree with these same tools (a before-and-after pair on one machine):
+``git archive <commit> | tar -x -C /tmp/before; cp benchmarks/*.py /tmp/before/benchmarks/``,
+then in ``/tmp/before`` ``python -m durak_site.catalogues`` and the same command.
+
 Settings that differ from a real deployment, and why: the HTTPS switches are off (plain HTTP
 on 127.0.0.1); the API throttles are lifted (every client comes from one address, which the
 per-IP rate would otherwise refuse within a second); ``API_WAIT_SECONDS=0``, so the API's long
