@@ -11,8 +11,10 @@ shows up as a failing test rather than as a second description that went stale.
 >>> schema.mismatch({"type": "defend", "player": 1, "target": "6S", "card": "8S"}, schema.ACTION)
 >>> schema.mismatch({"type": "defend", "player": 1, "card": "8S"}, schema.ACTION)
 'defend: target is missing'
->>> schema.VIEW_KEYS[:3]
-('player', 'players', 'dealer')
+>>> import durak
+>>> view = durak.Game.new(durak.Rules.preset("classic"), players=2, seed=7).view(0)
+>>> tuple(view) == schema.VIEW_KEYS, schema.mismatch(view, schema.VIEW)
+(True, None)
 """
 
 from __future__ import annotations
