@@ -5,6 +5,9 @@ the game, the deadline, who invited, how the game ended); its sentence is made w
 shown or emailed, under the reader's language (the request's, or ``translation.override``
 for an email), and its moments in the reader's time zone. ``Notification.text`` keeps the
 English sentence written at the time, for the admin and for rows older than ``params``.
+
+Beneath the models (a row's ``message`` is made here): this module knows the kinds
+(``notifications.kinds``) and the facts, never a row.
 """
 
 from datetime import datetime
@@ -18,7 +21,7 @@ from durak_site import dates
 from durak_site.engine_text import preset_name
 from games import words
 
-from .models import Kind
+from .kinds import Kind
 
 
 def format_local(moment: datetime, user: User) -> str:

@@ -1,5 +1,9 @@
 """In-app notifications (the bell) and each user's choice of what reaches them how.
 
+Beneath everything else of the app but its kinds (``notifications.kinds``) and its words
+(``notifications.messages``, which a row's sentence is made by): the policy, the push, the
+services and the tasks import the models, never the other way.
+
 A ``Notification`` row is written in the same transaction as the change it reports
 (``notifications.services``); its email, if the user wants one, is sent afterwards by a
 Celery task: ``email_pending`` (queued) → ``email_claimed_at`` (being sent) → ``emailed_at``
@@ -11,15 +15,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from .kinds import Kind
+from .messages import notification_text
 
-class Kind(models.TextChoices):
-    YOUR_MOVE = "your_move", _("your move")
-    GAME_STARTED = "game_started", _("game started")
-    INVITED = "invited", _("invitation")
-    GAME_FINISHED = "game_finished", _("game finished")
-    TIME_LOW = "time_low", _("time almost up")
+__all__ = ["Kind", "Notification", "Preferences", "PushSubscription"]
 
 
 class Notification(models.Model):
@@ -61,6 +63,15 @@ class Notification(models.Model):
                 condition=models.Q(email_pending=True),
             ),
         ]
+        constraints = [
+            # One unread "your move" per game under the bell: a newer turn moves it up
+            # (``services._write_turns``).
+            models.UniqueConstraint(
+                fields=["user", "game"],
+                name="notification_one_unread_turn",
+                condition=models.Q(kind="your_move", read_at__isnull=True),
+            ),
+        ]
         ordering = ["-created_at", "-pk"]
         verbose_name = _("notification")
         verbose_name_plural = _("notifications")
@@ -71,18 +82,12 @@ class Notification(models.Model):
     @property
     def message(self) -> str:
         """The sentence in the active language (the reader's), their time zone for deadlines."""
-        from .messages import notification_text
-
         if not self.params:
             return self.text
         return notification_text(self.kind, self.params, self.user)
 
     def set_params(self, params: dict[str, Any]) -> None:
         """The facts and their English sentence, as written."""
-        from django.utils import translation
-
-        from .messages import notification_text
-
         self.params = params
         with translation.override("en"):
             self.text = notification_text(self.kind, params, self.user)[:300]

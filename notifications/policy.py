@@ -20,11 +20,16 @@ send, never when the change is made:
 
 ``should_send`` only reads, without locks: the e-mail claim (``services``) and the push claim
 (``push_batch``) decide with it inside their own short transactions (docs/locking.md).
+
+Beneath the push and the services, which ask it; above the models and ``vapid`` (whether the
+site pushes), the only modules of the app it imports.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
+from typing import cast
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -34,6 +39,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Game, Seat
 
+from . import vapid
 from .models import Kind, Notification, Preferences, PushSubscription
 
 EMAIL = "email"
@@ -77,17 +83,42 @@ def watching(seat: Seat | None, *, now: datetime | None = None) -> bool:
     return seat.last_seen_at >= quiet_since(now or timezone.now())
 
 
+#: Where a user's preferences are kept once read with the user (``select_related`` of the
+#: reverse one-to-one, as ``services.with_notification_facts`` does): None when they have none.
+_LOADED = User.notification_preferences.related
+
+
 def preferences_of(user: User) -> Preferences:
-    return Preferences.objects.filter(user=user).first() or Preferences(user=user)
+    """The user's preferences (the defaults, unsaved, for a user who never changed them): those
+    read with the user if they were, else one query."""
+    return preferences_of_each([user])[user.pk]
+
+
+def preferences_of_each(users: Iterable[User]) -> dict[int, Preferences]:
+    """:func:`preferences_of` for several users, by id: one query for those whose preferences
+    were not read with them, none if all were."""
+    found: dict[int, Preferences] = {}
+    unread: list[User] = []
+    for user in users:
+        if _LOADED.is_cached(user):
+            found[user.pk] = cast(Preferences | None, _LOADED.get_cached_value(user)) or Preferences(
+                user=user
+            )
+        else:
+            unread.append(user)
+    if unread:
+        saved = {
+            prefs.user_id: prefs for prefs in Preferences.objects.filter(user_id__in=[u.pk for u in unread])
+        }
+        found.update({user.pk: saved.get(user.pk) or Preferences(user=user) for user in unread})
+    return found
 
 
 def reminders_by_push(user: User, prefs: Preferences) -> bool:
     """Whether the user's "time almost up" reminders go by push (then not by e-mail): the site
     pushes, they chose it and have a browser subscribed."""
-    from . import push
-
     return (
-        push.enabled()
+        vapid.enabled()
         and prefs.wants_push(Kind.TIME_LOW)
         and PushSubscription.objects.filter(user_id=user.pk).exists()
     )

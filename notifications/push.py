@@ -3,10 +3,12 @@
 A browser subscribes on the settings page (``static/notifications/push.js``): its push
 service gives it an endpoint (a URL at that service) and it makes an ECDH key pair and an
 authentication secret; ``subscribe`` stores them as a ``PushSubscription``. When a
-notification is written that its user wants pushed (``Preferences.push_<kind>``),
-``queue_for_notification`` queues, after the commit, one Celery task per subscription
-(``tasks.send_push``), which calls ``deliver``: the payload is encrypted for that browser
-(aes128gcm, RFC 8291) and signed for with the site's VAPID key (RFC 8292) by pywebpush, and
+notification is written that its user wants pushed (``Preferences.push_<kind>``, ``wanted``),
+the services queue, after the commit, one Celery task for it (``tasks.send_push``, by name
+through ``notifications.queue``), only if the user has a browser subscribed (read with the
+move's seats); the task reads the user's subscriptions when it runs (``deliver_to_browsers``)
+and calls ``deliver`` for each: the payload is encrypted for that browser (aes128gcm, RFC 8291)
+and signed for with the site's VAPID key (``notifications.vapid``, RFC 8292) by pywebpush, and
 POSTed to the endpoint; the site's service worker (``/sw.js``) shows it.
 
 What a push says: the notification's sentence in its reader's language, the game's number and
@@ -22,12 +24,14 @@ answer may repeat one the service took before the connection broke, which the br
 in place of the first (one ``tag`` per game). Nothing catches up on a push whose task was
 never queued (broker down): by the time a sweep found it the move would be old news, and the
 bell and the email still carry it.
+
+Where it sits (``notifications.queue`` has the app's whole order): above the models, ``vapid``
+and the policy, beneath the services (which ask ``wanted``) and the tasks (which call
+``deliver_to_browsers`` and ``deliver``); it queues nothing itself.
 """
 
-import base64
 import binascii
 import fnmatch
-import functools
 import json
 import logging
 from dataclasses import dataclass
@@ -36,21 +40,19 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import requests
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
-from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
 from accounts.models import User
-from durak_site.celery import publish_on_commit
 from games.models import Seat
 
 from . import messages, policy
 from .models import Kind, Notification, Preferences, PushSubscription
+from .vapid import b64url_decode, enabled, vapid
 
 logger = logging.getLogger(__name__)
 
@@ -68,57 +70,6 @@ TURN_KINDS = {Kind.YOUR_MOVE, Kind.TIME_LOW}
 
 class PushServiceUnavailable(Exception):
     """The push service did not take the push but may later (no answer, 429 or 5xx): retry."""
-
-
-def enabled() -> bool:
-    """Whether the site pushes at all: only with both VAPID keys set, and matching."""
-    public, private = settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY
-    return bool(public and private) and _keys_usable(public, private)
-
-
-@functools.cache
-def _keys_usable(public: str, private: str) -> bool:
-    try:
-        key = _vapid(private)
-    except Exception:  # py_vapid raises what the decoding raised: binascii, ValueError, ...
-        logger.error("VAPID_PRIVATE_KEY is not a P-256 private key (raw base64url, DER or PEM): push is off")
-        return False
-    if public_key_of(key.private_key) != public.strip().rstrip("="):
-        logger.error("VAPID_PUBLIC_KEY is not the public half of VAPID_PRIVATE_KEY: push is off")
-        return False
-    return True
-
-
-def vapid_public_key() -> str:
-    """The key browsers subscribe with (the settings page's data attribute); empty when push is off."""
-    return settings.VAPID_PUBLIC_KEY.strip().rstrip("=") if enabled() else ""
-
-
-@functools.cache
-def _vapid(private_key: str) -> Vapid02:
-    return Vapid02.from_string(private_key=private_key)
-
-
-def vapid() -> Vapid02:
-    """The site's VAPID key, from ``VAPID_PRIVATE_KEY`` (raw base64url, or DER/PEM)."""
-    return _vapid(settings.VAPID_PRIVATE_KEY)
-
-
-def b64url_decode(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def public_key_of(private: ec.EllipticCurvePrivateKey) -> str:
-    """The application server key a browser subscribes with: the public point, uncompressed,
-    base64url (what ``VAPID_PUBLIC_KEY`` holds)."""
-    point = private.public_key().public_bytes(
-        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
-    )
-    return b64url(point)
 
 
 # Subscribing ------------------------------------------------------------------------------
@@ -200,35 +151,12 @@ def unsubscribe(*, user: User, endpoint: str | None = None) -> int:
 # Queueing ---------------------------------------------------------------------------------
 
 
-def queue_for_notification(
-    notification: Notification, *, prefs: Preferences | None = None, subscribed: bool | None = None
-) -> int:
-    """After the current transaction commits, queue one push task per browser of the
-    notification's user, if the site pushes, the user wants this kind pushed and has a browser
-    subscribed; returns how many were queued. Called by ``services.notify`` for every
-    notification it writes or moves up, inside the change's transaction (one plain read of the
-    user's subscriptions, no lock; none when ``subscribed`` says they have none)."""
-    if not enabled():
-        return 0
-    if prefs is None:
-        prefs = Preferences.objects.filter(user_id=notification.user_id).first() or Preferences()
-    if not prefs.wants_push(notification.kind) or subscribed is False:
-        return 0
-    subscription_ids = list(
-        PushSubscription.objects.filter(user_id=notification.user_id).values_list("pk", flat=True)
-    )
-    from . import tasks
-
-    written_at = notification.created_at.isoformat()
-    delay = policy.send_delay()  # decided when it runs (policy.push_batch): quiet, coalesced
-    for subscription_id in subscription_ids:
-        publish_on_commit(
-            functools.partial(
-                tasks.send_push.apply_async, (notification.pk, subscription_id, written_at), countdown=delay
-            ),
-            f"send_push({notification.pk}, {subscription_id})",
-        )
-    return len(subscription_ids)
+def wanted(kind: str, prefs: Preferences) -> bool:
+    """Whether a notification of ``kind`` is to be pushed to the user's browsers, if they have
+    any: the site pushes and the user wants this kind pushed. The services then queue one task
+    (``queue.push_after_commit``), which reads the browsers when it runs
+    (``deliver_to_browsers``)."""
+    return enabled() and prefs.wants_push(kind)
 
 
 # Sending ----------------------------------------------------------------------------------
@@ -303,6 +231,25 @@ def push_for_turns(user: User, turns: list[Notification], *, now: datetime | Non
         ttl=int(ttl.total_seconds()),
         urgency="high",
     )
+
+
+def deliver_to_browsers(*, notification_id: int, written_at: str | None = None) -> list[int]:
+    """Push one notification to each browser its user has subscribed now, if it is still due
+    (``deliver``, one after the other); returns the subscriptions whose push service could not
+    take it now (``PushServiceUnavailable``), for the caller to try again later. The
+    subscriptions are read here, when the push is decided, not when the change was written.
+    Call with no transaction open (the task does)."""
+    user_id = Notification.objects.filter(pk=notification_id).values_list("user_id", flat=True).first()
+    if user_id is None:
+        return []
+    later = []
+    subscriptions = PushSubscription.objects.filter(user_id=user_id).order_by("pk")
+    for subscription_id in subscriptions.values_list("pk", flat=True):
+        try:
+            deliver(notification_id=notification_id, subscription_id=subscription_id, written_at=written_at)
+        except PushServiceUnavailable:
+            later.append(subscription_id)
+    return later
 
 
 def deliver(*, notification_id: int, subscription_id: int, written_at: str | None = None) -> bool:

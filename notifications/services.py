@@ -2,9 +2,10 @@
 
 Rows are written inside the transaction of the change they report (the game
 services call ``game_changed`` and ``invited``), so a rolled-back move notifies
-nobody. Emails go out afterwards: ``transaction.on_commit`` queues
-``tasks.send_notification_email`` with the row's id, and ``email_notification``
-decides whether it is still worth sending:
+nobody; a move's "your move"s cost it one statement (``game_changed`` with seats read
+``with_notification_facts``). Emails go out afterwards: after the commit
+``queue.email_after_commit`` queues ``tasks.send_notification_email`` with the row's id, and
+``email_notification`` decides whether it is still worth sending:
 
 - nothing about a game the player has open or was active in during the last
   ``NOTIFY_QUIET_MINUTES``, and every email waits ``NOTIFY_COALESCE_SECONDS`` before it is
@@ -25,14 +26,19 @@ server, and a transaction that could be a deadlock's victim never contains a sen
 email is never sent and then rolled back to be sent again. Each email goes **exactly once**
 in normal operation; after a crash between the send and its record it goes **at most once**
 (``send_pending_emails`` never resends a claim, see ``EMAIL_CLAIM_TIMEOUT``).
+
+Where it sits (``notifications.queue`` has the app's whole order): above the models, the
+policy, the push and ``queue``, beneath the tasks, which call it; the tasks are queued through
+``queue``, by name, so nothing here imports them.
 """
 
+import json
 import logging
 import smtplib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any, cast
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -47,12 +53,12 @@ from django.utils.translation import ngettext
 import durak
 from accounts.models import User
 from durak_site import live
-from durak_site.celery import publish_on_commit
 from durak_site.engine_text import preset_name
+from games import timeouts
 from games.models import Game, Seat
 from games.selectors import turns_waiting_counts
 
-from . import messages, policy, push
+from . import messages, policy, push, queue
 from .messages import format_local
 from .models import Kind, Notification, Preferences, PushSubscription
 
@@ -72,11 +78,7 @@ PUSH_SUBSCRIBED = "notify_push_subscribed"
 def preferences_for(user: User) -> Preferences:
     """The user's preferences (the defaults, unsaved, for a user who never changed them): those
     loaded with the user (``with_notification_facts``) if they were, else one query."""
-    cache = User.notification_preferences.related  # the reverse one-to-one's cache on the user
-    if cache.is_cached(user):
-        loaded = cast(Preferences | None, cache.get_cached_value(user))
-        return loaded or Preferences(user=user)
-    return Preferences.objects.filter(user=user).first() or Preferences(user=user)
+    return policy.preferences_of(user)
 
 
 def with_notification_facts(seats: QuerySet[Seat]) -> QuerySet[Seat]:
@@ -97,16 +99,56 @@ def game_url(game_id: int) -> str:
     return f"{settings.SITE_URL}{reverse('games:detail', args=[game_id])}"
 
 
-def _queue_email(notification_id: int) -> None:
-    """After the commit, queue the email's task, to run once the coalescing window has passed
-    (``policy.send_delay``): it decides then, so a player who opened the game meanwhile gets
-    nothing, and the other "your move"s written meanwhile go in the same email."""
-    from . import tasks
+@dataclass(frozen=True)
+class _Write:
+    """One notification to write, as its reader's preferences want it (``_planned``)."""
 
-    delay = policy.send_delay()
-    publish_on_commit(
-        lambda: tasks.send_notification_email.apply_async((notification_id,), countdown=delay),
-        f"send_notification_email({notification_id})",
+    user: User
+    kind: str
+    params: dict[str, Any]
+    #: Under the bell: a "your move" then moves up the game's unread one instead of adding one.
+    web: bool
+    #: Its email is to be sent (decided when its task runs): the user wants it and has an address.
+    email_due: bool
+    #: Written already read: not for the bell, or about a game its player is watching.
+    read_at: datetime | None
+    #: Its push task is to be queued: the site pushes, the user wants the kind pushed and has a
+    #: browser subscribed (None: whether they have one was not read with the seat).
+    push: bool | None
+
+    def row(self, game: Game | None) -> Notification:
+        notification = Notification(
+            user=self.user, kind=self.kind, game=game, read_at=self.read_at, email_pending=self.email_due
+        )
+        notification.set_params(self.params)
+        return notification
+
+
+def _planned(
+    *,
+    user: User,
+    kind: str,
+    params: dict[str, Any],
+    prefs: Preferences,
+    seat: Seat | None,
+    push_subscribed: bool | None,
+    now: datetime,
+) -> _Write | None:
+    """What the user's preferences want of one notification, or None for nothing at all. No
+    query: ``prefs`` and ``push_subscribed`` are what the caller read."""
+    web = prefs.wants_web(kind)
+    email = prefs.wants_email(kind) and not (kind == Kind.YOUR_MOVE and prefs.daily_digest)
+    pushed = push.wanted(kind, prefs)  # written (already read) even with no browser to push to
+    if not web and not email and not pushed:
+        return None
+    return _Write(
+        user=user,
+        kind=kind,
+        params=params,
+        web=web,
+        email_due=email and bool(user.email),
+        read_at=now if not web or policy.watching(seat, now=now) else None,
+        push=push_subscribed if pushed else False,
     )
 
 
@@ -121,64 +163,149 @@ def notify(
     push_subscribed: bool | None = None,
 ) -> Notification | None:
     """Record one notification as the user's preferences want it: under the bell, by email,
-    pushed to their devices (``push.queue_for_notification``), any of these or none. One that is
-    not for the bell is stored already read (it keeps the email's and the push's record), and so
-    is one about a game its player is watching (``seat``, theirs in ``game``: ``policy.watching``),
-    so the bell does not count what the open page shows. Whether the email or push still goes is
-    decided when its task runs (``policy.should_send``).
+    pushed to their devices, any of these or none. One that is not for the bell is stored
+    already read (it keeps the email's and the push's record), and so is one about a game its
+    player is watching (``seat``, theirs in ``game``: ``policy.watching``), so the bell does not
+    count what the open page shows. A "your move" under the bell moves up the game's unread one
+    if there is one (one per game). Whether the email or push still goes is decided when its
+    task runs (``policy.should_send``); its task is queued after the commit, a push's only if
+    the user has a browser subscribed (``push_subscribed``, else one query).
 
     ``params`` are the facts its sentence is made from (``notifications.messages``), so each
     reader gets it in their own language whenever they read it.
 
     Called inside the change's transaction, after its seats are written (docs/locking.md)."""
-    prefs = prefs or preferences_for(user)
-    web = prefs.wants_web(kind)
-    email = prefs.wants_email(kind) and not (kind == Kind.YOUR_MOVE and prefs.daily_digest)
-    if not web and not email and not (push.enabled() and prefs.wants_push(kind)):
-        return None
-    email_due = email and bool(user.email)
     now = timezone.now()
-    read_at = now if not web or policy.watching(seat, now=now) else None
-    notification = None
-    if kind == Kind.YOUR_MOVE and web and game is not None:
-        # One unread "your move" per game under the bell: a newer one only moves it up.
-        notification = Notification.objects.filter(
-            user=user, game=game, kind=kind, read_at__isnull=True
-        ).first()
-        if notification is not None:
-            notification.set_params(params)
-            notification.created_at = now
-            # Its email pending again only if it was never claimed: one already sent (or being
-            # sent right now) is not sent twice. Decided in the UPDATE, on the row as it is then,
-            # never from the copy read above, which the email task may have changed since.
-            pending = (
-                Case(
-                    When(email_claimed_at=None, emailed_at=None, then=Value(True)), default=F("email_pending")
-                )
-                if email_due
-                else F("email_pending")
-            )
-            notification.read_at = read_at
-            notification.pushed_by = notification.pushed_with = None  # a new turn: its push pending
-            Notification.objects.filter(pk=notification.pk).update(
-                text=notification.text,
-                params=notification.params,
-                created_at=now,
-                email_pending=pending,
-                read_at=read_at,
-                pushed_by=None,
-                pushed_with=None,
-            )
-    if notification is None:
-        notification = Notification(user=user, kind=kind, game=game, read_at=read_at, email_pending=email_due)
-        notification.set_params(params)
+    write = _planned(
+        user=user,
+        kind=kind,
+        params=params,
+        prefs=prefs or preferences_for(user),
+        seat=seat,
+        push_subscribed=push_subscribed,
+        now=now,
+    )
+    if write is None:
+        return None
+    if kind == Kind.YOUR_MOVE and game is not None:
+        [notification] = _write_turns(game=game, writes=[write], now=now)
+    else:
+        notification = write.row(game)
         notification.save()
-    if email_due:
-        _queue_email(notification.pk)  # a duplicate for a row already claimed does nothing
-    push.queue_for_notification(notification, prefs=prefs, subscribed=push_subscribed)
-    if web:
-        bell_changed(user.pk)
+    _queue(writes=[write], rows=[notification])
     return notification
+
+
+def _write_turns(*, game: Game, writes: Sequence[_Write], now: datetime) -> list[Notification]:
+    """Write the "your move"s of ``game`` in one statement, each for another user, returned in
+    the order of ``writes``. For a user who has the game under the bell its unread "your move"
+    (at most one: ``notification_one_unread_turn``) moves up: new facts, ``created_at`` now, its
+    push pending again (``pushed_by``/``pushed_with`` unset), read if they are watching; its
+    email is pending again only if it was never claimed (decided in the statement, on the row as
+    it is then: one sent or being sent is never sent twice). Everyone else gets a new row.
+
+    Why not ``INSERT ... ON CONFLICT``: a row written read (its player watching) lies outside
+    the partial unique index, so it could not conflict with the unread one it must replace.
+    PostgreSQL runs the UPDATE and the INSERT as one statement (data-modifying CTEs); the game's
+    lock, held by the caller, keeps any other move of the game from writing its rows meanwhile.
+    Elsewhere (SQLite) a read and a write per row."""
+    assert len({write.user.pk for write in writes}) == len(writes), "one seat per player in a game"
+    if not writes:
+        return []
+    if connection.vendor != "postgresql":
+        return [_write_turn(game=game, write=write, now=now) for write in writes]
+    rows = {write.user.pk: write.row(game) for write in writes}
+    values: list[str] = []
+    args: list[Any] = []
+    for write in writes:
+        row = rows[write.user.pk]
+        values.append("(%s::bigint, %s, %s::jsonb, %s::timestamptz, %s::boolean, %s::boolean)")
+        args += [write.user.pk, row.text, json.dumps(row.params), write.read_at, write.email_due, write.web]
+    table = Notification._meta.db_table
+    sql = f"""
+        WITH turn (user_id, text, params, read_at, email_due, moves_up) AS (VALUES {", ".join(values)}),
+        moved AS (
+            UPDATE {table} AS n
+            SET text = turn.text, params = turn.params, created_at = %s, read_at = turn.read_at,
+                email_pending = CASE
+                    WHEN turn.email_due AND n.email_claimed_at IS NULL AND n.emailed_at IS NULL THEN TRUE
+                    ELSE n.email_pending
+                END,
+                pushed_by = NULL, pushed_with = NULL
+            FROM turn
+            WHERE turn.moves_up AND n.user_id = turn.user_id AND n.game_id = %s
+                AND n.kind = %s AND n.read_at IS NULL
+            RETURNING n.id, n.user_id, n.email_pending, n.emailed_at, n.email_claimed_at
+        ),
+        added AS (
+            INSERT INTO {table} (user_id, kind, game_id, text, params, created_at, read_at, email_pending)
+            SELECT turn.user_id, %s, %s, turn.text, turn.params, %s, turn.read_at, turn.email_due
+            FROM turn
+            WHERE turn.user_id NOT IN (SELECT user_id FROM moved)
+            RETURNING id, user_id, email_pending, emailed_at, email_claimed_at
+        )
+        SELECT * FROM moved UNION ALL SELECT * FROM added
+    """
+    args += [now, game.pk, Kind.YOUR_MOVE, Kind.YOUR_MOVE, game.pk, now]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, args)
+        written = cursor.fetchall()
+    for pk, user_id, email_pending, emailed_at, email_claimed_at in written:
+        row = rows[user_id]
+        row.pk, row.created_at = pk, now
+        row.email_pending, row.emailed_at, row.email_claimed_at = email_pending, emailed_at, email_claimed_at
+    return [rows[write.user.pk] for write in writes]
+
+
+def _write_turn(*, game: Game, write: _Write, now: datetime) -> Notification:
+    """``_write_turns`` for one user, in a read and a write (databases other than PostgreSQL)."""
+    notification = None
+    if write.web:
+        notification = Notification.objects.filter(
+            user=write.user, game=game, kind=Kind.YOUR_MOVE, read_at__isnull=True
+        ).first()
+    if notification is None:
+        notification = write.row(game)
+        notification.save()
+        return notification
+    notification.set_params(write.params)
+    notification.created_at, notification.read_at = now, write.read_at
+    notification.pushed_by = notification.pushed_with = None
+    never_claimed = When(email_claimed_at=None, emailed_at=None, then=Value(True))
+    pending = Case(never_claimed, default=F("email_pending")) if write.email_due else F("email_pending")
+    Notification.objects.filter(pk=notification.pk).update(
+        text=notification.text,
+        params=notification.params,
+        created_at=now,
+        email_pending=pending,
+        read_at=write.read_at,
+        pushed_by=None,
+        pushed_with=None,
+    )
+    return notification
+
+
+def _queue(*, writes: Sequence[_Write], rows: Sequence[Notification]) -> None:
+    """After the commit: each written notification's email task (if due; a duplicate for a row
+    already claimed does nothing) and push task (if the user has a browser subscribed: read
+    here, in one query, only for writes that did not know), and the bells of those it is for.
+    ``rows[i]`` is what ``writes[i]`` wrote."""
+    unknown = {write.user.pk for write in writes if write.push is None}
+    subscribed = (
+        set(PushSubscription.objects.filter(user_id__in=unknown).values_list("user_id", flat=True))
+        if unknown
+        else set()
+    )
+    for write, row in zip(writes, rows, strict=True):
+        if write.email_due:
+            queue.email_after_commit(row.pk)
+        if write.push or (write.push is None and write.user.pk in subscribed):
+            queue.push_after_commit(row.pk, written_at=row.created_at)
+    bells = [write.user.pk for write in writes if write.web]
+    if len(bells) == 1:
+        bell_changed(bells[0])
+    else:
+        bells_changed(bells)
 
 
 def bell_changed(user_id: int) -> None:
@@ -269,42 +396,54 @@ def game_changed(
 ) -> None:
     """The notifications one change of a game causes (called by the game services, in their
     transaction, with the game row locked and the seats written): game started, game finished
-    with each player's result (from ``outcome``, the engine's ``Game.outcome()``; read from the
-    stored state if not given), your move.
+    with each player's result (from ``outcome``, the engine's ``Game.outcome()``; from the
+    stored state if not given), your move for each of ``newly_waiting`` (among ``seats``).
 
-    Load ``seats`` through ``with_notification_facts`` (``newly_waiting`` among them): then
-    nothing is read here."""
-    users = {seat.user_id: seat.user for seat in seats}
+    With ``seats`` loaded through ``with_notification_facts`` nothing is read: a running change
+    costs one statement however many players it waits for (``_write_turns``), a start or an end
+    one more (one INSERT of every player's row). Seats loaded without the facts cost a query
+    for the preferences and one for the push subscriptions. Emails, pushes and bells are
+    queued for after the commit (``_queue``)."""
+    now = timezone.now()
+    people = [seat for seat in seats if not seat.user.is_bot]  # a computer player reads none
+    prefs = policy.preferences_of_each(seat.user for seat in people)
 
-    def send(seat: Seat, kind: str, params: dict[str, Any]) -> None:
-        user = users[seat.user_id]
-        if user.is_bot:  # a computer player reads no notifications
-            return
-        notify(
-            user=user,
+    def planned(seat: Seat, kind: str, params: dict[str, Any]) -> _Write | None:
+        if seat.user_id not in prefs:
+            return None  # a computer player
+        return _planned(
+            user=seat.user,
             kind=kind,
             params=params,
-            game=game,
-            prefs=preferences_for(user),
+            prefs=prefs[seat.user_id],
             seat=seat,
             push_subscribed=_push_subscribed(seat),
+            now=now,
         )
 
+    news: list[_Write | None] = []
     if started:
-        for seat in seats:
-            send(seat, Kind.GAME_STARTED, {"game": game.pk})
+        news += [planned(seat, Kind.GAME_STARTED, {"game": game.pk}) for seat in people]
     if finished:
         if outcome is None:
             outcome = durak.Game.from_dict(game.state or {}).outcome()
-        names = {seat.position: users[seat.user_id].username for seat in seats}
-        bot_levels = {
-            seat.position: users[seat.user_id].bot_level for seat in seats if users[seat.user_id].is_bot
-        }
-        for seat in seats:
-            send(seat, Kind.GAME_FINISHED, _result_params(game, seat, outcome, names, bot_levels))
-        return
-    for seat in newly_waiting:
-        send(seat, Kind.YOUR_MOVE, {"game": game.pk, "deadline": _iso(seat.deadline)})
+        names = {seat.position: seat.user.username for seat in seats}
+        bot_levels = {seat.position: seat.user.bot_level for seat in seats if seat.user.is_bot}
+        news += [
+            planned(seat, Kind.GAME_FINISHED, _result_params(game, seat, outcome, names, bot_levels))
+            for seat in people
+        ]
+    writes = [write for write in news if write is not None]
+    rows = Notification.objects.bulk_create([write.row(game) for write in writes]) if writes else []
+    if not finished:
+        turns = [
+            planned(seat, Kind.YOUR_MOVE, {"game": game.pk, "deadline": _iso(seat.deadline)})
+            for seat in newly_waiting
+        ]
+        turn_writes = [write for write in turns if write is not None]
+        rows += _write_turns(game=game, writes=turn_writes, now=now)
+        writes += turn_writes
+    _queue(writes=writes, rows=rows)
 
 
 def _iso(moment: datetime | None) -> str:
@@ -366,8 +505,6 @@ def send_time_warnings(*, batch: int = 200) -> int:
     holding the game while that move waits for the seat. Each seat's ``warn_at`` moves on to
     the next share (or is cleared) under its lock, so two sweeps at once never send one twice.
     """
-    from games import timeouts
-
     written = 0
     now = timezone.now()
     due_games = Seat.objects.filter(warn_at__lte=now).order_by("warn_at").values_list("game_id", flat=True)

@@ -1,14 +1,19 @@
-"""Celery tasks: thin, they take ids and call ``notifications.services``."""
+"""Celery tasks: thin, they take ids and call ``notifications.services`` and ``.push``.
+
+The top of the app: nothing in it imports this module. The services queue these tasks by the
+names ``notifications.queue`` states (``SEND_EMAIL``, ``SEND_PUSH``), which they are registered
+under here.
+"""
 
 import smtplib
 
 from celery import shared_task
 from django.db import OperationalError
 
-from . import push, services
+from . import push, queue, services
 
 
-@shared_task(bind=True, ignore_result=True, max_retries=5, default_retry_delay=30)
+@shared_task(bind=True, name=queue.SEND_EMAIL, ignore_result=True, max_retries=5, default_retry_delay=30)
 def send_notification_email(self, notification_id: int) -> None:  # type: ignore[no-untyped-def]
     """Send one notification's email if it is still due. Retrying is always safe: an error of
     the mail server means it took nothing (the claim was given back), and an email claimed
@@ -19,14 +24,25 @@ def send_notification_email(self, notification_id: int) -> None:  # type: ignore
         raise self.retry(exc=error) from error
 
 
-@shared_task(bind=True, ignore_result=True, max_retries=5, default_retry_delay=30)
-def send_push(self, notification_id: int, subscription_id: int, written_at: str | None = None) -> None:  # type: ignore[no-untyped-def]
-    """Push one notification to one browser if it is still due (``push.deliver``), retried
-    while the push service cannot take it (no answer, 429, 5xx) or the database is away."""
+@shared_task(bind=True, name=queue.SEND_PUSH, ignore_result=True, max_retries=5, default_retry_delay=30)
+def send_push(  # type: ignore[no-untyped-def]
+    self, notification_id: int, subscription_id: int | None = None, written_at: str | None = None
+) -> None:
+    """Push one notification, if it is still due, to each browser its user has subscribed when
+    this runs (``push.deliver_to_browsers``), or to one (``subscription_id``). A browser whose
+    push service cannot take it now (no answer, 429, 5xx) gets a task of its own, retried; the
+    whole task is retried while the database is away."""
     try:
-        push.deliver(notification_id=notification_id, subscription_id=subscription_id, written_at=written_at)
+        if subscription_id is not None:
+            push.deliver(
+                notification_id=notification_id, subscription_id=subscription_id, written_at=written_at
+            )
+            return
+        later = push.deliver_to_browsers(notification_id=notification_id, written_at=written_at)
     except (push.PushServiceUnavailable, OperationalError) as error:
         raise self.retry(exc=error) from error
+    for browser in later:
+        send_push.apply_async((notification_id, browser, written_at), countdown=self.default_retry_delay)
 
 
 @shared_task(ignore_result=True)

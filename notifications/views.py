@@ -17,7 +17,7 @@ from accounts.middleware import set_language_cookie
 from accounts.models import User
 from games import timeouts
 
-from . import push, services
+from . import push, services, vapid
 from .forms import PreferencesForm, PushSubscriptionForm, TimeZoneForm
 from .models import Notification
 
@@ -83,8 +83,8 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
         "vacations": user.vacations.filter(ends_on__gte=timeouts.local_today(user)),
         "vacation_days_left": timeouts.vacation_days_left(user),
         "today": timeouts.local_today(user),
-        "push_enabled": push.enabled(),
-        "vapid_public_key": push.vapid_public_key(),
+        "push_enabled": vapid.enabled(),
+        "vapid_public_key": vapid.vapid_public_key(),
         "push_endpoints": push_endpoints,
         "push_devices": len(push_endpoints),
     }
@@ -95,7 +95,7 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
 @login_required
 def push_subscribe(request: HttpRequest) -> HttpResponse:
     """Store this browser's push subscription (the settings page's script posts it)."""
-    if not push.enabled():
+    if not vapid.enabled():
         return JsonResponse({"detail": "push notifications are off on this site"}, status=409)
     form = PushSubscriptionForm(request.POST)
     if not form.is_valid():

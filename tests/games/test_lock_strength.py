@@ -42,7 +42,10 @@ def _move_holding_the_game(game_id: int, user_id: int, ready: threading.Event, g
     player, and commit only when told."""
     with transaction.atomic():
         services._lock_game(game_id)
-        Notification.objects.create(user_id=user_id, game_id=game_id, kind=Kind.YOUR_MOVE, text="")
+        # Read: a player has at most one unread "your move" per game, and the start wrote one.
+        Notification.objects.create(
+            user_id=user_id, game_id=game_id, kind=Kind.YOUR_MOVE, text="", read_at=timezone.now()
+        )
         ready.set()
         assert go.wait(60)
     return "committed"

@@ -22,7 +22,7 @@ import durak
 from accounts.models import User
 from games import services
 from games.models import Game, Seat
-from notifications import push
+from notifications import push, vapid
 from notifications.models import Kind, Notification, Preferences, PushSubscription
 from tests.celery_processes import CeleryEnv, celery_env, wait_until
 from tests.factories import LONGER_DEAL, GameFactory, UserFactory
@@ -269,7 +269,7 @@ def test_forgetting_every_device_from_the_settings_page(service: PushService) ->
     client = client_for(alice)
     page = client.get(reverse("notifications:settings")).content.decode()
     assert "2 devices get your push notifications." in page
-    assert f'data-push-key="{push.vapid_public_key()}"' in page
+    assert f'data-push-key="{vapid.vapid_public_key()}"' in page
     response = client.post(reverse("notifications:push_unsubscribe"), {"all": "1"}, follow=True)
     assert "No device of yours gets push notifications now." in response.content.decode()
     assert not PushSubscription.objects.exists()
@@ -309,16 +309,16 @@ def test_without_vapid_keys_push_is_off_and_the_settings_page_says_so(settings: 
     response = client.post(reverse("notifications:push_subscribe"), browser.subscription())
     assert response.status_code == 409
     assert not PushSubscription.objects.exists()
-    assert push.queue_for_notification(Notification(user=alice, kind=Kind.YOUR_MOVE)) == 0
+    assert not push.wanted(Kind.YOUR_MOVE, Preferences(user=alice))
 
 
 def test_keys_that_do_not_match_turn_push_off(settings: Any) -> None:
     public, _ = vapid_keys()
     _, private = vapid_keys()
     settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = public, private
-    assert not push.enabled()
+    assert not vapid.enabled()
     settings.VAPID_PRIVATE_KEY = "not a key"
-    assert not push.enabled()
+    assert not vapid.enabled()
 
 
 def test_make_vapid_keys_prints_a_pair_that_signs_pushes(capsys: Any, settings: Any) -> None:
@@ -330,7 +330,7 @@ def test_make_vapid_keys_prints_a_pair_that_signs_pushes(capsys: Any, settings: 
         lines["VAPID_PRIVATE_KEY"],
     )
     assert lines["VAPID_SUBJECT"] == SUBJECT
-    assert push.enabled()
+    assert vapid.enabled()
     with PushService(lines["VAPID_PUBLIC_KEY"]) as service:
         settings.WEB_PUSH_SERVICES = [service.origin]
         alice, bob = UserFactory(), UserFactory()

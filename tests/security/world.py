@@ -87,8 +87,13 @@ def build_world() -> World:
         services.game_join(user=boris, game_id=next_game.pk, token=next_game.invite_token)
     next_game.refresh_from_db()
     assert next_game.status == Game.Status.ACTIVE, next_game.status
-    notification = Notification.objects.create(
-        user=olga, kind=Kind.YOUR_MOVE, game=running, text=NOTIFICATION_TEXT
+    # Olga's unread "your move" of the running game (one per game: it replaces the game's own).
+    notification, _ = Notification.objects.update_or_create(
+        user=olga,
+        kind=Kind.YOUR_MOVE,
+        game=running,
+        read_at=None,
+        defaults={"text": NOTIFICATION_TEXT, "params": {}},
     )
     players_message = ChatMessage.objects.create(
         game=running, author=olga, channel=ChatMessage.Channel.PLAYERS, text=PLAYERS_CHAT

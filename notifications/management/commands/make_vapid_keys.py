@@ -13,7 +13,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from notifications.push import b64url, public_key_of
+from notifications.vapid import b64url, public_key_of
 
 
 class Command(BaseCommand):
