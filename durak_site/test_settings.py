@@ -32,7 +32,3 @@ STORAGES = {
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 CELERY_TASK_EAGER_PROPAGATES = True
 STATIC_ROOT = BASE_DIR / "staticfiles"
-# Fault drills (tests/faults) only: hold a move before or after its commit so the drill can
-# kill the web process there (games.services._fault_drill_hold). Never set in production.
-FAULT_DRILL_HOLD_MOVE = os.environ.get("FAULT_DRILL_HOLD_MOVE", "")
-FAULT_DRILL_MARKER = os.environ.get("FAULT_DRILL_MARKER", "")

@@ -6,12 +6,12 @@ The players themselves are ``durak.bots``; this module only gives them seats and
   game seats each user once, so a three-player game against the rule-of-thumb bot needs two
   accounts), created on demand, inactive with an unusable password and no e-mail, so nobody can
   log in as one; ``User.is_bot`` marks them on every page and in the API.
-* Seating: through ``services.game_join`` like people, so a game full of its creator and bots
-  starts at once.
-* Moves: after every committed change that leaves the engine waiting for a bot,
-  ``schedule_bot_move`` queues ``tasks.bot_move`` (game id, version) with a natural delay
-  (``BOT_MOVE_DELAY_SECONDS``). The task gives the bot ``engine.view(seat)`` and the public log
-  of ``Move`` rows, nothing else, and plays its answer through ``services.make_move`` at that
+* Seating: ``services.game_fill_with_bots`` seats them through ``services.game_join`` like
+  people, so a game full of its creator and bots starts at once.
+* Moves: after every committed change that leaves the engine waiting for a bot, the write core
+  (``games.write.after_commit``) queues ``tasks.bot_move`` (game id, version) with a natural
+  delay (``BOT_MOVE_DELAY_SECONDS``). The task gives the bot ``engine.view(seat)`` and the public
+  log of ``Move`` rows, nothing else, and plays its answer through ``games.write`` at that
   version: a task for an old version does nothing (the change that moved the game on queued
   its own). Bots have no clock (``timeouts.set_deadlines``), so a lost message would stall the
   game: the beat sweep re-queues the move of every game that has waited for a bot longer than
@@ -30,9 +30,9 @@ from django.utils import timezone
 import durak
 from accounts.models import BOT_LEVELS, User
 from durak import bots as engine_bots
-from durak_site.celery import publish_on_commit
 
-from .exceptions import GameError, InvalidRules, NotAllowed, WrongStatus
+from . import write
+from .exceptions import GameError, InvalidRules
 from .models import Game, Seat
 
 logger = logging.getLogger(__name__)
@@ -79,57 +79,6 @@ def bot_account(*, level: str, number: int = 1) -> User:
     return user
 
 
-@transaction.atomic
-def game_fill_with_bots(*, user: User, game_id: int) -> Game:
-    """Seat computer players of the game's ``bot_level`` in every empty seat of an open game;
-    only its creator may. The last one starts the game (``services.game_join``)."""
-    from . import services
-
-    game = services._lock_game(game_id)
-    if game.status != Game.Status.OPEN:
-        raise WrongStatus("This game is not open any more.")
-    if user.pk != game.creator_id:
-        raise NotAllowed("Only the game's creator can seat computer players.")
-    if not game.bot_level:
-        raise NotAllowed("This game was opened for people only.")
-    seated = set(game.seats.values_list("user_id", flat=True))
-    number = 1
-    while len(seated) < game.num_players:
-        bot = bot_account(level=game.bot_level, number=number)
-        number += 1
-        if bot.pk in seated:
-            continue
-        game = services.game_join(user=bot, game_id=game.pk, token=game.invite_token)
-        seated.add(bot.pk)
-    return game
-
-
-@transaction.atomic
-def game_against_computer(*, creator: User, level: str, **options: Any) -> Game:
-    """A game with ``creator`` in seat 0 and computer players of ``level`` in the others; it
-    starts at once. ``options`` as ``services.game_create`` takes them."""
-    from . import services
-
-    game = services.game_create(creator=creator, bot_level=level, **options)
-    return game_fill_with_bots(user=creator, game_id=game.pk)
-
-
-def schedule_bot_move(game: Game) -> None:
-    """After the commit, queue the move of a computer player the game waits for, if any."""
-    if game.status != Game.Status.ACTIVE:
-        return
-    if not Seat.objects.filter(game_id=game.pk, awaiting_move=True, user__is_bot=True).exists():
-        return
-    game_id, version = game.pk, game.version
-    publish_on_commit(lambda: _queue(game_id, version), f"bot_move({game_id})")
-
-
-def _queue(game_id: int, version: int) -> None:
-    from . import tasks
-
-    tasks.bot_move.apply_async((game_id, version), countdown=settings.BOT_MOVE_DELAY_SECONDS)
-
-
 def public_log(game: Game) -> list[dict[str, Any]]:
     """The game's public history as ``durak.bots`` reads it: each move's action and events."""
     return [
@@ -140,9 +89,11 @@ def public_log(game: Game) -> list[dict[str, Any]]:
 def bot_play(*, game_id: int, version: int) -> bool:
     """Let one computer player the game waits for make its move, if the game is still at
     ``version``; returns whether a move was made. Idempotent: for an old version, a finished
-    game or a game that waits for no bot it does nothing."""
-    from . import services
+    game or a game that waits for no bot it does nothing.
 
+    The bot thinks with no lock held (the search bot takes ``BOT_SEARCH_SECONDS``); its answer is
+    then played through the write core at that version, as a person's move is: a deadline of
+    another player that passed meanwhile is applied instead."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.ACTIVE or game.version != version:
         return False
@@ -160,13 +111,17 @@ def bot_play(*, game_id: int, version: int) -> bool:
         return False
     action = make_bot(seat.user.bot_level).choose(view, public_log(game))
     try:
-        services.make_move(user=seat.user, game_id=game_id, action=action, expected_version=version)
-    except GameError as error:
+        with transaction.atomic():
+            locked = write.lock_running(game_id, expected_version=version)
+            seats = write.seats_of(locked)
+            bot = next(s for s in seats if s.pk == seat.pk)
+            late = write.play(locked, seats, bot, {**action, "player": bot.position})
+    except (GameError, durak.IllegalAction) as error:
         # StaleVersion: someone moved first and that change queued its own task.
         # The class only: an engine refusal's message can name a card of the bot's hand.
         logger.info("game %s: bot at seat %s did not move: %s", game_id, seat.position, type(error).__name__)
         return False
-    return True
+    return late is None
 
 
 def requeue_stalled() -> int:
@@ -184,5 +139,5 @@ def requeue_stalled() -> int:
         .values_list("pk", "version")
     )
     for game_id, version in stalled:
-        _queue(game_id, version)
+        write.queue_bot_move(game_id, version)
     return len(stalled)

@@ -43,6 +43,11 @@ class Game(models.Model):
     version = models.PositiveIntegerField(
         default=0, help_text="Bumped by every change a player can see; moves name the one they saw."
     )
+    moves_made = models.PositiveIntegerField(
+        default=0,
+        help_text="How many Move rows the game has: the next one is numbered moves_made + 1 "
+        "(games.write), so a move never counts the log.",
+    )
     seed = models.BigIntegerField(help_text="Secret: the shuffle seed.")
     deal = models.JSONField(
         null=True, blank=True, help_text="Secret: a stacked deal used instead of the seed (tests)."

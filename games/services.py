@@ -5,6 +5,11 @@ what follows. Each write locks the game row inside its transaction, so two
 requests for the same game run one after the other, and raises a
 ``games.exceptions.GameError`` (rolling back everything) on bad input.
 
+Every write of a game's rows goes through the write core, ``games.write``: it locks the game
+row, checks the version, applies the engine, appends the Move, saves the state, seats and
+deadlines and registers the after-commit effects. These services keep what the core cannot
+know: who may do what, and the messages that say so.
+
 Lock order (docs/locking.md): the game row, then its seats, then notifications
 (``notifications.services`` writes them last, after the seats); a foreign-key check
 on the game counts as taking the game. Nothing slow happens under these locks:
@@ -13,10 +18,8 @@ emails and other side effects are queued for after the commit.
 
 import logging
 import secrets
-import time
 from collections.abc import Mapping
-from datetime import datetime, timedelta
-from pathlib import Path
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -29,47 +32,26 @@ import durak
 from accounts.models import BOT_LEVELS, User
 from durak.game import SYSTEM_ACTION_TYPES
 from durak_site import dates
-from durak_site.celery import publish_on_commit
 from durak_site.engine_text import engine_message
 from notifications import services as notifications
 from replays.fairness import deal_hash
-from stats import ledger as stats_ledger
-from stats import services as stats
 
-from . import bots, tasks, timeouts, versions
+from . import bots, timeouts, versions, write
 from .exceptions import (
-    GameNotFound,
     IllegalMove,
     InvalidRules,
     NotAllowed,
-    StaleVersion,
     TimeExpired,
     WrongStatus,
 )
-from .models import Game, Invitation, Move, Seat
+from .models import Game, Invitation, Seat, Vacation
+from .timeouts import VacationRefused
 
 logger = logging.getLogger(__name__)
 
 #: The shortest and longest move times a game may have.
 MIN_MOVE_TIME = timedelta(seconds=1)
 MAX_MOVE_TIME = timedelta(days=30)
-
-
-def _lock_game(game_id: int) -> Game:
-    """The game row, locked until the end of the current transaction."""
-    try:
-        return Game.objects.select_for_update(of=("self",), no_key=True).get(pk=game_id)
-    except Game.DoesNotExist:
-        raise GameNotFound(_("There is no game %(number)s.") % {"number": game_id}) from None
-
-
-def _game_changed(game: Game) -> None:
-    """Queue the side effects of a change (timers, the change hook) for after the commit."""
-    game_id, version = game.pk, game.version
-    versions.publish(game_id, version)
-    publish_on_commit(lambda: tasks.game_changed.delay(game_id, version), f"game_changed({game_id})")
-    timeouts.schedule_timeout(game)
-    bots.schedule_bot_move(game)
 
 
 def build_rules(*, preset: str, overrides: Mapping[str, Any] | None = None) -> durak.Rules:
@@ -165,10 +147,10 @@ def game_join(*, user: User, game_id: int, token: str | None = None) -> Game:
 
     A private game takes only invited users, or anyone with its share link's ``token``.
     """
-    game = _lock_game(game_id)
+    game = write.lock(game_id)
     if game.status != Game.Status.OPEN:
         raise WrongStatus(_("This game is not open for joining."))
-    seats = list(game.seats.select_related("user"))
+    seats = write.seats_of(game)
     if any(seat.user_id == user.pk for seat in seats):
         raise NotAllowed(_("You already have a seat in this game."))
     if game.private and not (
@@ -180,19 +162,20 @@ def game_join(*, user: User, game_id: int, token: str | None = None) -> Game:
         raise WrongStatus(_("This game is full."))
     taken = {seat.position for seat in seats}
     position = min(p for p in range(game.num_players) if p not in taken)
-    seats.append(Seat.objects.create(game=game, user=user, position=position))
+    seat = Seat.objects.create(game=game, user=user, position=position)
+    write.remember(seat)
+    seats.append(seat)
     game.version += 1
     if len(seats) == game.num_players:
         _start(game, seats)
-    game.save()
-    _game_changed(game)
+    write.save(game, seats)
     return game
 
 
 @transaction.atomic
 def game_leave(*, user: User, game_id: int) -> Game:
     """Give up a seat in an open game. The creator leaving cancels the game."""
-    game = _lock_game(game_id)
+    game = write.lock(game_id)
     if game.status != Game.Status.OPEN:
         raise WrongStatus(_("You can only leave a game that has not started."))
     deleted, _count = game.seats.filter(user=user).delete()
@@ -202,20 +185,19 @@ def game_leave(*, user: User, game_id: int) -> Game:
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
     game.version += 1
-    game.save()
-    _game_changed(game)
+    write.save(game)
     return game
 
 
 @transaction.atomic
 def game_start(*, user: User, game_id: int) -> Game:
     """Start an open game before it is full: only its creator, with at least two players."""
-    game = _lock_game(game_id)
+    game = write.lock(game_id)
     if game.status != Game.Status.OPEN:
         raise WrongStatus(_("This game has already started or ended."))
     if user.pk != game.creator_id:
         raise NotAllowed(_("Only the game's creator can start it early."))
-    seats = list(game.seats.select_related("user"))
+    seats = write.seats_of(game)
     if game.deal is not None and len(seats) != game.num_players:
         raise WrongStatus(_("A game with a stacked deal starts only when every seat is taken."))
     try:
@@ -230,8 +212,7 @@ def game_start(*, user: User, game_id: int) -> Game:
         ) from None
     game.version += 1
     _start(game, seats)
-    game.save()
-    _game_changed(game)
+    write.save(game, seats)
     return game
 
 
@@ -298,60 +279,7 @@ def _start(game: Game, seats: list[Seat]) -> None:
         first_game=game.first_game,
         deal=game.deal,
     )
-    _sync_seats(game, seats, engine, started=True)
-
-
-def _sync_seats(game: Game, seats: list[Seat], engine: durak.Game, *, started: bool = False) -> None:
-    """Copy who is waited for and who finished where from the engine into the seats, give
-    each waited-for player a fresh deadline, and record the notifications this change causes."""
-    was_waiting = {seat.pk: seat.awaiting_move for seat in seats}
-    waiting = set(engine.waiting_for())
-    places = {player: index + 1 for index, player in enumerate(engine.finished)}
-    # Who lost is the stats ledger's reading of the engine, so seats and stats never disagree.
-    outcome = (
-        {
-            record.position: record
-            for record in stats_ledger.game_record(
-                game_id=game.pk,
-                preset=game.preset,
-                finished_at=timezone.now(),
-                engine=engine,
-                users={seat.position: seat.user_id for seat in seats},
-            ).seats
-        }
-        if engine.over
-        else {}
-    )
-    for seat in seats:
-        seat.awaiting_move = seat.position in waiting and not engine.over
-        seat.place = places.get(seat.position)
-        record = outcome.get(seat.position)
-        if record is not None and record.draw:
-            seat.result = Seat.Result.DRAW
-        elif record is not None and record.lost:
-            seat.result = Seat.Result.FOOL  # in a team game, every player of the losing side
-        elif seat.place is not None:
-            seat.result = Seat.Result.OUT
-        elif record is not None:
-            seat.result = Seat.Result.WON  # the game ended (timeout, resignation) while they held cards
-        else:
-            seat.result = Seat.Result.NONE
-    if engine.over:
-        game.status = Game.Status.FINISHED
-        game.finished_at = timezone.now()
-        stats.game_finished(game=game, seats=seats, engine=engine)  # same transaction as the finish
-    timeouts.set_deadlines(game, seats, now=timezone.now())
-    Seat.objects.bulk_update(
-        seats, ["awaiting_move", "place", "result", "turn_started_at", "deadline", "warn_at"]
-    )
-    notifications.bells_changed(seat.user_id for seat in seats if seat.awaiting_move != was_waiting[seat.pk])
-    notifications.game_changed(
-        game=game,
-        seats=seats,
-        newly_waiting=[seat for seat in seats if seat.awaiting_move and not was_waiting[seat.pk]],
-        started=started,
-        finished=engine.over,
-    )
+    write.sync(game, seats, engine, started=True)
 
 
 def make_move(*, user: User, game_id: int, action: Mapping[str, Any], expected_version: int) -> Game:
@@ -395,97 +323,30 @@ def make_move(*, user: User, game_id: int, action: Mapping[str, Any], expected_v
 def _make_move_locked(
     *, user: User, game_id: int, action: Mapping[str, Any], expected_version: int
 ) -> tuple[Game, tuple[Seat, datetime] | None]:
-    game = _lock_game(game_id)
-    if game.status != Game.Status.ACTIVE:
-        raise WrongStatus(_("This game is not being played."))
-    if game.version != expected_version:
-        raise StaleVersion(_("The game has moved on since you looked; here is the current table."))
-    seats = list(game.seats.select_related("user"))
+    game = write.lock_running(game_id, expected_version=expected_version)
+    seats = write.seats_of(game)
     seat = next((seat for seat in seats if seat.user_id == user.pk), None)
     if seat is None:
         raise NotAllowed(_("You have no seat in this game."))
-    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-        raise IllegalMove(_("That is not an action."))
-    if action["type"] in SYSTEM_ACTION_TYPES:  # timeouts and resignations have services of their own
+    try:
+        late = write.play(game, seats, seat, _table_action(action, seat))
+    except durak.IllegalAction as error:
+        raise IllegalMove(engine_message(error)) from None
+    return game, late
+
+
+def _table_action(action: object, seat: Seat) -> object:
+    """``action`` as ``seat``'s move on the table. What the engine cannot know is checked here:
+    a system action (a timeout, resignation or claim has a service of its own) is not a table
+    move, and a player moves only for their own seat. Everything else, the engine's ``apply``
+    checks (a thing that is not an action dict included)."""
+    if not isinstance(action, Mapping):
+        return action
+    if action.get("type") in SYSTEM_ACTION_TYPES:
         raise IllegalMove(_("That is not a move you can make on the table."))
     if action.get("player", seat.position) != seat.position:
         raise NotAllowed(_("You can only move for yourself."))
-    full_action = {**action, "player": seat.position}
-
-    now = timezone.now()
-    late = timeouts.due_seat(seats, now)
-    if late is not None:
-        # Someone's time (most likely this player's) ran out before this move arrived.
-        deadline = late.deadline
-        assert deadline is not None
-        _apply_timeout_locked(game, seats, late)
-        return game, (late, deadline)
-
-    assert game.state is not None
-    engine = durak.Game.from_dict(game.state)
-    try:
-        engine.apply(full_action)
-    except durak.IllegalAction as error:
-        raise IllegalMove(engine_message(error)) from None
-
-    _record_move(game, seats, engine, full_action, seat.position)
-    _fault_drill_hold()
-    return game, None
-
-
-def _record_move(
-    game: Game, seats: list[Seat], engine: durak.Game, action: dict[str, Any], position: int | None
-) -> None:
-    """Write what ``engine`` just applied, in the locked ``game``: the Move (``position`` is the
-    seat that chose it, None for the system's), the new state and version, the seats, and the
-    after-commit news. Every change of a running game goes through here."""
-    Move.objects.create(
-        game=game, seq=game.moves.count() + 1, position=position, action=action, events=list(engine.events)
-    )
-    game.state = engine.to_dict()
-    game.version += 1
-    _sync_seats(game, seats, engine)
-    game.save()
-    _game_changed(game)
-
-
-def _fault_drill_hold() -> None:
-    """Test-only (tests/faults): hold the move still at the point ``FAULT_DRILL_HOLD_MOVE``
-    names, so a drill can kill the web process there: ``"before_commit"`` (every row written,
-    nothing committed) or ``"after_commit"`` (committed, no answer sent yet). The file
-    ``FAULT_DRILL_MARKER`` appears when the move is held. Only ``durak_site.test_settings``
-    reads these from the environment; the production settings have no such setting."""
-    stage = getattr(settings, "FAULT_DRILL_HOLD_MOVE", "")
-    if not stage:
-        return
-
-    def hold() -> None:
-        Path(settings.FAULT_DRILL_MARKER).touch()
-        time.sleep(30)
-
-    if stage == "after_commit":
-        transaction.on_commit(hold)
-    else:
-        hold()
-
-
-def _apply_timeout_locked(game: Game, seats: list[Seat], seat: Seat) -> None:
-    """Apply the engine's timeout for ``seat`` to a locked, running game and log it as a
-    server action (``Move.position`` empty; the action names the player)."""
-    assert game.state is not None
-    engine = durak.Game.from_dict(game.state)
-    action = {"type": "timeout", "player": seat.position}
-    try:
-        engine.apply(action)
-    except durak.IllegalAction as error:
-        # The seat's flag disagrees with the engine; never loop on it: drop the clock.
-        logger.error("game %s: engine refused timeout for seat %s: %s", game.pk, seat.position, error)
-        seat.deadline = seat.warn_at = None
-        seat.save(update_fields=["deadline", "warn_at"])
-        game.deadline = min((s.deadline for s in seats if s.deadline is not None), default=None)
-        game.save(update_fields=["deadline"])
-        return
-    _record_move(game, seats, engine, action, None)
+    return {**action, "player": seat.position}
 
 
 def game_timeout(*, game_id: int, expected_version: int | None = None) -> bool:
@@ -493,34 +354,13 @@ def game_timeout(*, game_id: int, expected_version: int | None = None) -> bool:
 
     Idempotent, for the ETA task and the sweep: it locks the game row and does nothing
     unless the game is running, still at ``expected_version`` (when given) and a deadline
-    has really passed. Returns whether a timeout was applied.
+    has really passed (``write.timeout_if_due``). Returns whether a timeout was applied.
     """
     with transaction.atomic():
         game = Game.objects.select_for_update(of=("self",), no_key=True).filter(pk=game_id).first()
         if game is None:
             return False
-        return _timeout_locked_game(game, expected_version=expected_version)
-
-
-def _timeout_locked_game(game: Game, *, expected_version: int | None = None) -> bool:
-    if game.status != Game.Status.ACTIVE:
-        return False
-    if expected_version is not None and game.version != expected_version:
-        return False
-    now = timezone.now()
-    if game.deadline is None or game.deadline > now:
-        return False
-    seats = list(game.seats.select_related("user"))
-    seat = timeouts.due_seat(seats, now)
-    if seat is None:
-        # game.deadline was out of step with the seats: repair it rather than meet it again.
-        game.deadline = min((s.deadline for s in seats if s.deadline is not None), default=None)
-        if game.deadline is not None and game.deadline <= now:
-            game.deadline = None
-        game.save(update_fields=["deadline"])
-        return False
-    _apply_timeout_locked(game, seats, seat)
-    return True
+        return write.timeout_if_due(game, expected_version=expected_version)
 
 
 def sweep_expired(*, limit: int = 1000) -> int:
@@ -528,7 +368,7 @@ def sweep_expired(*, limit: int = 1000) -> int:
     applied.
 
     One short transaction per game: claim the running game whose deadline passed first with
-    ``select_for_update(skip_locked=True)``, re-check it under its lock (``_timeout_locked_game``),
+    ``select_for_update(skip_locked=True)``, re-check it under its lock (``write.timeout_if_due``),
     apply, commit. So sweeps running at the same time (two beats, the helpers a busy sweep queues,
     ``tasks.sweep_deadlines``) share the due games out between them without waiting on each other
     or on a game a move is being made in, each game is touched by one of them only, and a long
@@ -549,7 +389,7 @@ def sweep_expired(*, limit: int = 1000) -> int:
             if game is None:
                 break
             claimed.append(game.pk)
-            applied += _timeout_locked_game(game)
+            applied += write.timeout_if_due(game)
     return applied
 
 
@@ -561,7 +401,7 @@ def count_expired() -> int:
 @transaction.atomic
 def game_invite(*, user: User, game_id: int, username: str) -> Invitation:
     """Invite a user by name to an open game (any seated player may); they are notified."""
-    game = _lock_game(game_id)
+    game = write.lock(game_id)
     if game.status != Game.Status.OPEN:
         raise WrongStatus(_("Only a game that has not started takes invitations."))
     if not game.seats.filter(user=user).exists():
@@ -651,21 +491,15 @@ def game_resign(*, game_id: int, user: User) -> Game:
     action) like a timeout. ``WrongStatus`` if the game is not running, ``IllegalMove`` with the
     engine's message if it refuses (e.g. the player went out already).
     """
-    game = _lock_game(game_id)
-    if game.status != Game.Status.ACTIVE:
-        raise WrongStatus(_("This game is not being played."))
-    seats = list(game.seats.select_related("user"))
+    game = write.lock_running(game_id)
+    seats = write.seats_of(game)
     seat = next((seat for seat in seats if seat.user_id == user.pk), None)
     if seat is None:
         raise NotAllowed(_("%(name)s has no seat in this game.") % {"name": user.username})
-    assert game.state is not None
-    engine = durak.Game.from_dict(game.state)
-    action = {"type": "resign", "player": seat.position}
     try:
-        engine.apply(action)
+        write.apply(game, seats, {"type": "resign", "player": seat.position}, chooser=None)
     except durak.IllegalAction as error:
         raise IllegalMove(engine_message(error)) from None
-    _record_move(game, seats, engine, action, None)
     return game
 
 
@@ -673,23 +507,19 @@ def game_resign(*, game_id: int, user: User) -> Game:
 def game_abort(*, game_id: int) -> Game:
     """End an open or running game with no result: status ``aborted``, no seat has a result or
     a place, every clock stops. Locks the game row; ``WrongStatus`` if it is over already."""
-    game = _lock_game(game_id)
+    game = write.lock(game_id)
     if game.is_over:
         raise WrongStatus(_("This game is over already."))
-    game.seats.update(
-        awaiting_move=False,
-        result=Seat.Result.NONE,
-        place=None,
-        deadline=None,
-        warn_at=None,
-        turn_started_at=None,
-    )
+    seats = write.seats_of(game)
+    for seat in seats:
+        seat.awaiting_move = False
+        seat.result = Seat.Result.NONE
+        seat.place = seat.deadline = seat.warn_at = seat.turn_started_at = None
     game.status = Game.Status.ABORTED
     game.finished_at = timezone.now()
     game.deadline = None
     game.version += 1
-    game.save()
-    _game_changed(game)
+    write.save(game, seats)
     return game
 
 
@@ -698,18 +528,14 @@ def game_settle_stalled(*, game_id: int) -> Seat:
     """Apply the engine's ``timeout`` now, whatever the clocks say, to the player the game has
     waited on longest (ties: the lower seat); returns that seat. What follows is the engine's
     ``on_timeout`` rule ("fool": the game ends; "auto": a safe move). Locks the game row."""
-    game = _lock_game(game_id)
-    if game.status != Game.Status.ACTIVE:
-        raise WrongStatus(_("This game is not being played."))
-    seats = list(game.seats.select_related("user"))
+    game = write.lock_running(game_id)
+    seats = write.seats_of(game)
     waiting = [seat for seat in seats if seat.awaiting_move]
     if not waiting:
         raise WrongStatus(_("The game waits for nobody."))
     far = timezone.now() + MAX_MOVE_TIME
     seat = min(waiting, key=lambda s: (s.turn_started_at or far, s.position))
-    version = game.version
-    _apply_timeout_locked(game, seats, seat)
-    if game.version == version:
+    if not write.apply_timeout(game, seats, seat):
         raise IllegalMove(_("The rules engine refused the timeout for this player."))
     return seat
 
@@ -732,30 +558,20 @@ def _last_move_at(game: Game) -> datetime | None:
     return game.moves.order_by("-seq").values_list("created_at", flat=True).first()
 
 
-def _leave_locked(
-    *, user: User, game_id: int, expected_version: int | None
-) -> tuple[Game, list[Seat], Seat, durak.Game]:
-    game = _lock_game(game_id)
-    if game.status != Game.Status.ACTIVE:
-        raise WrongStatus(_("This game is not being played."))
-    if expected_version is not None and game.version != expected_version:
-        raise StaleVersion(_("The game has moved on since you looked; here is the current table."))
-    seats = list(game.seats.select_related("user"))
+def _leave_locked(*, user: User, game_id: int, expected_version: int | None) -> tuple[Game, list[Seat], Seat]:
+    game = write.lock_running(game_id, expected_version=expected_version)
+    seats = write.seats_of(game)
     seat = next((seat for seat in seats if seat.user_id == user.pk), None)
     if seat is None:
         raise NotAllowed(_("You have no seat in this game."))
-    assert game.state is not None
-    return game, seats, seat, durak.Game.from_dict(game.state)
+    return game, seats, seat
 
 
-def _apply_leave(
-    game: Game, seats: list[Seat], seat: Seat, engine: durak.Game, action: dict[str, Any]
-) -> None:
+def _apply_leave(game: Game, seats: list[Seat], seat: Seat, action: dict[str, Any]) -> None:
     try:
-        engine.apply(action)
+        write.apply(game, seats, action, chooser=seat.position)
     except durak.IllegalAction as error:
         raise IllegalMove(engine_message(error)) from None
-    _record_move(game, seats, engine, action, seat.position)
 
 
 @transaction.atomic
@@ -766,8 +582,8 @@ def player_resign(*, user: User, game_id: int, expected_version: int | None = No
     Locks the game row (as ``make_move``): against ``expected_version`` when given, a resignation
     after a move the player has not seen is ``StaleVersion``; a second one finds the game over
     (``WrongStatus``). ``IllegalMove`` with the engine's words if it refuses (they went out)."""
-    game, seats, seat, engine = _leave_locked(user=user, game_id=game_id, expected_version=expected_version)
-    _apply_leave(game, seats, seat, engine, {"type": "resign", "player": seat.position})
+    game, seats, seat = _leave_locked(user=user, game_id=game_id, expected_version=expected_version)
+    _apply_leave(game, seats, seat, {"type": "resign", "player": seat.position})
     return game
 
 
@@ -782,12 +598,85 @@ def game_claim(*, user: User, game_id: int, expected_version: int | None = None)
     starts again); a second claim finds the game over (``WrongStatus``). A refusal
     (``IllegalMove``: too early, the game waits for this player, it has a clock) changes nothing.
     """
-    game, seats, seat, engine = _leave_locked(user=user, game_id=game_id, expected_version=expected_version)
+    game, seats, seat = _leave_locked(user=user, game_id=game_id, expected_version=expected_version)
     since = waited_since(game, _last_move_at(game))
     assert since is not None
     waited = max(0, int((timezone.now() - since).total_seconds()))
     action: dict[str, Any] = {"type": "claim", "player": seat.position, "waited": waited}
     if game.move_time is not None:
         action["clock"] = True  # the engine refuses it; never logged
-    _apply_leave(game, seats, seat, engine, action)
+    _apply_leave(game, seats, seat, action)
     return game
+
+
+# Computer players' seats (``games.bots`` gives them their accounts and their turns).
+
+
+@transaction.atomic
+def game_fill_with_bots(*, user: User, game_id: int) -> Game:
+    """Seat computer players of the game's ``bot_level`` in every empty seat of an open game;
+    only its creator may. The last one starts the game (``game_join``)."""
+    game = write.lock(game_id)
+    if game.status != Game.Status.OPEN:
+        raise WrongStatus("This game is not open any more.")
+    if user.pk != game.creator_id:
+        raise NotAllowed("Only the game's creator can seat computer players.")
+    if not game.bot_level:
+        raise NotAllowed("This game was opened for people only.")
+    seated = set(game.seats.values_list("user_id", flat=True))
+    number = 1
+    while len(seated) < game.num_players:
+        bot = bots.bot_account(level=game.bot_level, number=number)
+        number += 1
+        if bot.pk in seated:
+            continue
+        game = game_join(user=bot, game_id=game.pk, token=game.invite_token)
+        seated.add(bot.pk)
+    return game
+
+
+@transaction.atomic
+def game_against_computer(*, creator: User, level: str, **options: Any) -> Game:
+    """A game with ``creator`` in seat 0 and computer players of ``level`` in the others; it
+    starts at once. ``options`` as ``game_create`` takes them."""
+    game = game_create(creator=creator, bot_level=level, **options)
+    return game_fill_with_bots(user=creator, game_id=game.pk)
+
+
+# Vacations (the clocks' arithmetic is ``games.timeouts``).
+
+
+@transaction.atomic
+def vacation_take(*, user: User, starts_on: date, days: int) -> Vacation:
+    """Book ``days`` whole days of vacation from ``starts_on`` (today or later, in the user's
+    zone), within ``VACATION_DAYS_PER_YEAR`` per calendar year, and push back the deadlines
+    of the user's running correspondence games (``write.recompute_deadlines``).
+
+    Locks the user row, so two bookings cannot both squeeze under the limit.
+    """
+    User.objects.select_for_update(no_key=True).get(pk=user.pk)
+    if days < 1:
+        raise VacationRefused("A vacation is at least one day.")
+    if starts_on < timeouts.local_today(user):
+        raise VacationRefused("A vacation cannot start in the past.")
+    ends_on = starts_on + timedelta(days=days - 1)
+    if Vacation.objects.filter(user=user, starts_on__lte=ends_on, ends_on__gte=starts_on).exists():
+        raise VacationRefused("You already have a vacation on some of those days.")
+    limit = settings.VACATION_DAYS_PER_YEAR
+    for year in range(starts_on.year, ends_on.year + 1):
+        first, last = max(starts_on, date(year, 1, 1)), min(ends_on, date(year, 12, 31))
+        wanted = (last - first).days + 1
+        used = timeouts.vacation_days_used(user, year)
+        if used + wanted > limit:
+            raise VacationRefused(
+                f"That is {wanted} day(s) in {year}, and you have {limit - used} of your {limit} left."
+            )
+    vacation = Vacation.objects.create(user=user, starts_on=starts_on, ends_on=ends_on)
+    game_ids = list(
+        Seat.objects.filter(
+            user=user, awaiting_move=True, game__status=Game.Status.ACTIVE, game__move_time__isnull=False
+        ).values_list("game_id", flat=True)
+    )
+    for game_id in game_ids:
+        write.recompute_deadlines(game_id=game_id)
+    return vacation

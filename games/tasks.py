@@ -1,37 +1,31 @@
-"""Celery tasks: thin, they take ids, load rows and call services."""
+"""Celery tasks: thin, they take ids, load rows and call services.
+
+The top of the app: this module imports the services, and nothing in the app imports it. The
+modules beneath queue these tasks by name (``games.write.queue_bot_move``,
+``games.timeouts.queue_timeout``); ``games.apps`` imports this module so that the web process
+knows them too (an eager test run, a mocked ``apply_async``).
+"""
 
 import logging
+from datetime import timedelta
 
 from celery import shared_task
+from django.conf import settings
+from django.db import OperationalError
+
+from notifications.services import send_time_warnings
+
+from . import bots, services, timeouts
 
 logger = logging.getLogger(__name__)
-
-
-@shared_task(ignore_result=True)
-def game_changed(game_id: int, version: int) -> None:
-    """Runs after every committed change of a game.
-
-    The hook for turn notifications and deadlines (issue 4); for now it only
-    records which seats the game waits for (never any card).
-    """
-    from .models import Seat
-
-    waiting = list(
-        Seat.objects.filter(game_id=game_id, awaiting_move=True).values_list("position", flat=True)
-    )
-    logger.info("game %s at version %s waits for seats %s", game_id, version, waiting)
 
 
 @shared_task(bind=True, ignore_result=True, max_retries=3, default_retry_delay=1)
 def apply_timeout(self, game_id: int, version: int) -> None:  # type: ignore[no-untyped-def]
     """ETA task queued for a game's next deadline. Does nothing if the game moved on
     (another version) or the deadline has not really passed: the sweep has the last word."""
-    from django.db import OperationalError
-
-    from .services import game_timeout
-
     try:
-        game_timeout(game_id=game_id, expected_version=version)
+        services.game_timeout(game_id=game_id, expected_version=version)
     except OperationalError as error:
         raise self.retry(exc=error) from error
 
@@ -40,12 +34,8 @@ def apply_timeout(self, game_id: int, version: int) -> None:  # type: ignore[no-
 def bot_move(self, game_id: int, version: int) -> None:  # type: ignore[no-untyped-def]
     """A computer player's move in a game still at ``version`` (``games.bots.bot_play``); a task
     for an old version does nothing."""
-    from django.db import OperationalError
-
-    from .bots import bot_play
-
     try:
-        bot_play(game_id=game_id, version=version)
+        bots.bot_play(game_id=game_id, version=version)
     except OperationalError as error:
         raise self.retry(exc=error) from error
 
@@ -60,26 +50,16 @@ def sweep_deadlines() -> None:
     sweep, apply every overdue timeout (fanned out to up to ``TIMEOUT_SWEEP_HELPERS`` helper
     tasks when many are due at once), write the time warnings, and re-queue computer players'
     lost moves (``games.bots.requeue_stalled``)."""
-    from datetime import timedelta
-
-    from django.conf import settings
-
-    from notifications.services import send_time_warnings
-
-    from .bots import requeue_stalled
-    from .services import count_expired, sweep_expired
-    from .timeouts import arm_upcoming
-
     # One second more than the interval: beat's ticks are not exact.
     armed = 0
     if settings.TIMEOUT_SWEEP_REARM:
-        armed = arm_upcoming(within=timedelta(seconds=settings.TIMEOUT_SWEEP_SECONDS + 1))
-    helpers = min(settings.TIMEOUT_SWEEP_HELPERS, count_expired() // SWEEP_HELPER_SHARE)
+        armed = timeouts.arm_upcoming(within=timedelta(seconds=settings.TIMEOUT_SWEEP_SECONDS + 1))
+    helpers = min(settings.TIMEOUT_SWEEP_HELPERS, services.count_expired() // SWEEP_HELPER_SHARE)
     for _ in range(helpers):
         sweep_timeouts.apply_async(expires=settings.TIMEOUT_SWEEP_SECONDS)
-    applied = sweep_expired()
+    applied = services.sweep_expired()
     warned = send_time_warnings()
-    requeue_stalled()
+    bots.requeue_stalled()
     if applied or warned:
         logger.info(
             "sweep: %s timeout(s) applied (%s helper(s)), %s deadline(s) re-armed, %s warning(s) written",
@@ -94,6 +74,4 @@ def sweep_deadlines() -> None:
 def sweep_timeouts() -> None:
     """A helper of a busy sweep: the same claim loop, side by side with it (each game is
     claimed by one of them: ``select_for_update(skip_locked=True)``)."""
-    from .services import sweep_expired
-
-    sweep_expired()
+    services.sweep_expired()

@@ -5,22 +5,27 @@ says *when*. After every change each player the engine waits for gets the full
 move time again (``set_deadlines``); in correspondence games (a move time of an
 hour or more) the clock stands still on that player's vacation days and, if the
 game says so, on their Saturdays and Sundays, both counted in the player's own
-time zone. Applying a timeout is ``services.game_timeout`` / ``services.sweep_expired``.
+time zone. Applying a timeout is ``services.game_timeout`` / ``services.sweep_expired``
+(through ``games.write``).
+
+This module sits beneath ``games.write``, which calls it on every change: it reads and
+computes, never locks or saves a game, and queues its task by name (``games.tasks`` is the top
+of the app: it imports the services, which import the write core, which imports this).
 """
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.db import transaction
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-from durak_site.celery import publish_on_commit
+from durak_site.celery import app
+from notifications.models import Kind, Notification
 
-from . import versions
 from .exceptions import GameError
 from .models import Game, Seat, Vacation
 
@@ -69,24 +74,86 @@ def deadline_after(
     return moment + remaining
 
 
-def _vacation_days(user_id: int, since: date) -> set[date]:
-    days: set[date] = set()
-    for starts_on, ends_on in Vacation.objects.filter(user_id=user_id, ends_on__gte=since).values_list(
-        "starts_on", "ends_on"
-    ):
-        days.update(starts_on + timedelta(days=n) for n in range((ends_on - starts_on).days + 1))
+#: The annotation ``with_clock_facts`` puts on each seat of a correspondence game: its user has
+#: a vacation that has not ended (one that may pause their clock).
+MAY_BE_AWAY = "clock_may_be_away"
+
+
+def with_clock_facts(seats: QuerySet[Seat], game: Game) -> QuerySet[Seat]:
+    """``seats`` of ``game`` with what ``set_deadlines`` needs to know in the same query: for a
+    correspondence game, whether each player has a vacation that has not ended (an ``EXISTS``),
+    so that a move reads the vacations only of players who have one (``vacations_of``)."""
+    if game.time_control != "correspondence":
+        return seats
+    # Two days' margin: a vacation's days are in the player's zone, up to a day off UTC's.
+    current = Vacation.objects.filter(
+        user_id=OuterRef("user_id"), ends_on__gte=_utc_today() - timedelta(days=2)
+    )
+    return seats.annotate(**{MAY_BE_AWAY: Exists(current)})
+
+
+def _utc_today() -> date:
+    return timezone.now().astimezone(UTC).date()
+
+
+def vacations_of(user_ids: Iterable[int], since: date) -> dict[int, set[date]]:
+    """The vacation days from ``since`` on (a day early, at least) of each of these users, in
+    one query; a user with none is left out."""
+    users = sorted(set(user_ids))
+    days: dict[int, set[date]] = {}
+    if not users:
+        return days
+    rows = Vacation.objects.filter(user_id__in=users, ends_on__gte=since).values_list(
+        "user_id", "starts_on", "ends_on"
+    )
+    for user_id, starts_on, ends_on in rows:
+        days.setdefault(user_id, set()).update(
+            starts_on + timedelta(days=n) for n in range((ends_on - starts_on).days + 1)
+        )
     return days
 
 
-def pauses_for(game: Game, user: User, since: datetime) -> Callable[[date], bool] | None:
-    """The days on which ``user``'s clock stands still in ``game`` (None: it never does)."""
+def pauses_for(
+    game: Game, user: User, since: datetime, *, away: set[date] | None = None
+) -> Callable[[date], bool] | None:
+    """The days on which ``user``'s clock stands still in ``game`` (None: it never does).
+    ``away``: the user's vacation days, if the caller read them (else one query)."""
     if game.time_control != "correspondence":
         return None
-    away = _vacation_days(user.pk, since.astimezone(user.tz).date() - timedelta(days=1))
+    if away is None:
+        away = vacations_of([user.pk], since.astimezone(user.tz).date() - timedelta(days=1)).get(
+            user.pk, set()
+        )
     weekends = game.pause_weekends
     if not away and not weekends:
         return None
     return lambda day: day in away or (weekends and day.weekday() >= 5)
+
+
+def _clocked(game: Game, seat: Seat) -> bool:
+    # A computer player has no clock: it is never timed out (games.bots re-queues a lost move).
+    return (
+        seat.awaiting_move
+        and game.move_time is not None
+        and game.status == Game.Status.ACTIVE
+        and not seat.user.is_bot
+    )
+
+
+def _vacations_for(game: Game, seats: list[Seat], *, now: datetime, restart: bool) -> Mapping[int, set[date]]:
+    """The vacation days of the players whose clocks ``set_deadlines`` sets, in one query: none
+    for a game not played by correspondence, and, for clocks that start ``now``, none when no
+    such player may be away (``with_clock_facts`` said so)."""
+    if game.time_control != "correspondence":
+        return {}
+    clocked = [seat for seat in seats if _clocked(game, seat)]
+    if restart:
+        clocked = [seat for seat in clocked if getattr(seat, MAY_BE_AWAY, True)]
+    if not clocked:
+        return {}
+    starts = [now if restart or seat.turn_started_at is None else seat.turn_started_at for seat in clocked]
+    since = min(starts).astimezone(UTC).date() - timedelta(days=2)
+    return vacations_of((seat.user_id for seat in clocked), since)
 
 
 def set_deadlines(game: Game, seats: Iterable[Seat], *, now: datetime, restart: bool = True) -> None:
@@ -97,24 +164,24 @@ def set_deadlines(game: Game, seats: Iterable[Seat], *, now: datetime, restart: 
     a move); otherwise the clocks keep their start (a vacation was added) and only the
     deadlines are recomputed.
     """
+    seats = list(seats)
+    away = _vacations_for(game, seats, now=now, restart=restart)
     earliest: datetime | None = None
     for seat in seats:
-        # A computer player has no clock: it is never timed out (games.bots re-queues a lost move).
-        if (
-            not seat.awaiting_move
-            or game.move_time is None
-            or game.status != Game.Status.ACTIVE
-            or seat.user.is_bot
-        ):
+        if not _clocked(game, seat):
             seat.turn_started_at = seat.deadline = seat.warn_at = None
             continue
+        assert game.move_time is not None  # _clocked
         fresh = restart or seat.turn_started_at is None
         if fresh:
             seat.turn_started_at = now
         start = seat.turn_started_at
         assert start is not None
         seat.deadline = deadline_after(
-            start, game.move_time, tz=seat.user.tz, paused=pauses_for(game, seat.user, start)
+            start,
+            game.move_time,
+            tz=seat.user.tz,
+            paused=pauses_for(game, seat.user, start, away=away.get(seat.user_id, set())),
         )
         if game.time_control != "correspondence":
             seat.warn_at = None  # a live game's page is open: no reminder
@@ -160,9 +227,11 @@ def reminders_sent(seat: Seat) -> set[int]:
     """The shares whose reminders this seat's player got in this turn (one plain read)."""
     if seat.turn_started_at is None or seat.pk is None:
         return set()
-    from notifications.services import reminders_sent as sent
-
-    return sent(user_id=seat.user_id, game_id=seat.game_id, since=seat.turn_started_at)
+    rows = Notification.objects.filter(
+        user_id=seat.user_id, game_id=seat.game_id, kind=Kind.TIME_LOW, created_at__gte=seat.turn_started_at
+    ).values_list("params", flat=True)
+    # A reminder written before there were two (at 80%) counts as the last one.
+    return {int((params or {}).get("share", 90)) for params in rows}
 
 
 def due_seat(seats: Iterable[Seat], now: datetime) -> Seat | None:
@@ -171,25 +240,26 @@ def due_seat(seats: Iterable[Seat], now: datetime) -> Seat | None:
     return min(due, key=lambda s: (s.deadline, s.position)) if due else None
 
 
-def schedule_timeout(game: Game) -> None:
-    """After the commit, queue an ETA task for the game's next deadline if it is near enough;
-    the beat sweep covers the rest."""
-    if game.deadline is None:
-        return
-    game_id, version, deadline = game.pk, game.version, game.deadline
+def eta_wanted(deadline: datetime | None) -> bool:
+    """Whether a deadline is near enough for an ETA task of its own (``TIMEOUT_ETA_HORIZON_SECONDS``);
+    the beat sweep covers the rest, so a far deadline sends no broker message."""
     horizon = timedelta(seconds=settings.TIMEOUT_ETA_HORIZON_SECONDS)
-    if deadline - timezone.now() > horizon:
-        return
-    publish_on_commit(lambda: _queue_timeout(game_id, version, deadline), f"apply_timeout({game_id})")
+    return deadline is not None and deadline - timezone.now() <= horizon
 
 
-def _queue_timeout(game_id: int, version: int, deadline: datetime) -> None:
-    from . import tasks
-
+def queue_timeout(game_id: int, version: int, deadline: datetime) -> None:
+    """Queue ``games.tasks.apply_timeout`` for the game at ``version`` to run at ``deadline``
+    (after a commit: ``games.write`` registers it). By the task's name: see the module's note."""
     # The expiry keeps a message that outlived its deadline by far (a broker down for a day)
     # from running at all: the sweep will have handled that game long before.
     horizon = timedelta(seconds=settings.TIMEOUT_ETA_HORIZON_SECONDS)
-    tasks.apply_timeout.apply_async((game_id, version), eta=deadline, expires=deadline + horizon)
+    app.signature(APPLY_TIMEOUT, args=(game_id, version)).apply_async(
+        eta=deadline, expires=deadline + horizon
+    )
+
+
+#: The task that applies a due timeout (``games.tasks.apply_timeout``).
+APPLY_TIMEOUT = "games.tasks.apply_timeout"
 
 
 def arm_upcoming(*, within: timedelta) -> int:
@@ -207,7 +277,7 @@ def arm_upcoming(*, within: timedelta) -> int:
     )
     for game_id, version, deadline in upcoming:
         assert deadline is not None  # filtered on it
-        _queue_timeout(game_id, version, deadline)
+        queue_timeout(game_id, version, deadline)
     return len(upcoming)
 
 
@@ -221,61 +291,6 @@ def vacation_days_used(user: User, year: int) -> int:
     for vacation in Vacation.objects.filter(user=user, starts_on__lte=last, ends_on__gte=first):
         used += (min(vacation.ends_on, last) - max(vacation.starts_on, first)).days + 1
     return used
-
-
-@transaction.atomic
-def vacation_take(*, user: User, starts_on: date, days: int) -> Vacation:
-    """Book ``days`` whole days of vacation from ``starts_on`` (today or later, in the user's
-    zone), within ``VACATION_DAYS_PER_YEAR`` per calendar year, and push back the deadlines
-    of the user's running correspondence games.
-
-    Locks the user row, so two bookings cannot both squeeze under the limit.
-    """
-    User.objects.select_for_update(no_key=True).get(pk=user.pk)
-    if days < 1:
-        raise VacationRefused("A vacation is at least one day.")
-    if starts_on < local_today(user):
-        raise VacationRefused("A vacation cannot start in the past.")
-    ends_on = starts_on + timedelta(days=days - 1)
-    if Vacation.objects.filter(user=user, starts_on__lte=ends_on, ends_on__gte=starts_on).exists():
-        raise VacationRefused("You already have a vacation on some of those days.")
-    limit = settings.VACATION_DAYS_PER_YEAR
-    for year in range(starts_on.year, ends_on.year + 1):
-        first, last = max(starts_on, date(year, 1, 1)), min(ends_on, date(year, 12, 31))
-        wanted = (last - first).days + 1
-        used = vacation_days_used(user, year)
-        if used + wanted > limit:
-            raise VacationRefused(
-                f"That is {wanted} day(s) in {year}, and you have {limit - used} of your {limit} left."
-            )
-    vacation = Vacation.objects.create(user=user, starts_on=starts_on, ends_on=ends_on)
-    game_ids = list(
-        Seat.objects.filter(
-            user=user, awaiting_move=True, game__status=Game.Status.ACTIVE, game__move_time__isnull=False
-        ).values_list("game_id", flat=True)
-    )
-    for game_id in game_ids:
-        recompute_deadlines(game_id=game_id)
-    return vacation
-
-
-def recompute_deadlines(*, game_id: int) -> None:
-    """Recompute a running game's deadlines from their clocks' starts (after a vacation was
-    booked). Locks the game row; bumps the version, so a pending ETA task for the old deadline
-    does nothing and the open pages redraw."""
-    from .services import _lock_game
-
-    with transaction.atomic():
-        game = _lock_game(game_id)
-        if game.status != Game.Status.ACTIVE or game.move_time is None:
-            return
-        seats = list(game.seats.select_related("user"))
-        set_deadlines(game, seats, now=timezone.now(), restart=False)
-        Seat.objects.bulk_update(seats, ["turn_started_at", "deadline", "warn_at"])
-        game.version += 1
-        game.save(update_fields=["deadline", "version", "updated_at"])
-        versions.publish(game.pk, game.version)
-        schedule_timeout(game)
 
 
 def vacation_days_left(user: User) -> int:

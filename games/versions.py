@@ -53,22 +53,25 @@ def cached(game_id: int) -> int | None:
 def publish(game_id: int, version: int) -> None:
     """Publish ``version`` for the game once the current transaction commits: in the cache,
     then to its live channel (and the lobby's, see :func:`_lobby_may_have_changed`)."""
+    transaction.on_commit(lambda: published(game_id, version))
+
+
+def published(game_id: int, version: int) -> None:
+    """What :func:`publish` does after the commit, for a caller that runs its own list of
+    after-commit effects (``games.write``): the cache, then the live channels."""
     if settings.GAME_VERSION_CACHE_SECONDS:
-        _cache_on_commit(game_id, version)
-    transaction.on_commit(lambda: _announce(game_id, version))
+        _cache(game_id, version)
+    _announce(game_id, version)
 
 
-def _cache_on_commit(game_id: int, version: int) -> None:
-    def write() -> None:
-        cache.set(_key(game_id), version, timeout=settings.GAME_VERSION_CACHE_SECONDS)
-        if cache.get(_public_key(game_id)) is None:
-            # Only a public game's cached version answers a poll (anyone may poll it): learn
-            # which this is once, here, rather than on a poll.
-            private = Game.objects.filter(pk=game_id).values_list("private", flat=True).first()
-            if private is not None:
-                _remember_public(game_id, not private)
-
-    transaction.on_commit(write)
+def _cache(game_id: int, version: int) -> None:
+    cache.set(_key(game_id), version, timeout=settings.GAME_VERSION_CACHE_SECONDS)
+    if cache.get(_public_key(game_id)) is None:
+        # Only a public game's cached version answers a poll (anyone may poll it): learn
+        # which this is once, here, rather than on a poll.
+        private = Game.objects.filter(pk=game_id).values_list("private", flat=True).first()
+        if private is not None:
+            _remember_public(game_id, not private)
 
 
 def _announce(game_id: int, version: int) -> None:

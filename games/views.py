@@ -24,7 +24,7 @@ from accounts.models import User
 from durak.enchanted import ENCHANTED_STAGES
 from durak_site.jsonlimits import loads_limited
 
-from . import bots, leaving, selectors, services, timeouts, words
+from . import leaving, selectors, services, timeouts, words
 from .exceptions import GameError, GameNotFound, InvalidRules
 from .forms import GameCreateForm, LobbyFilterForm, VacationForm
 from .models import Game, Seat
@@ -153,7 +153,7 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
                 if request.POST.get("against") == "computer":
                     if not level:
                         raise InvalidRules(_("Choose how strong the computer players are."))
-                    game = bots.game_against_computer(creator=_player(request), level=level, **options)
+                    game = services.game_against_computer(creator=_player(request), level=level, **options)
                 else:
                     game = services.game_create(creator=_player(request), bot_level=level, **options)
             except GameError as error:
@@ -431,7 +431,7 @@ def vacation_take(request: HtmxHttpRequest) -> HttpResponse:
         return redirect("notifications:settings")
     starts_on, days = form.cleaned_data["starts_on"], form.cleaned_data["days"]
     try:
-        timeouts.vacation_take(user=_player(request), starts_on=starts_on, days=days)
+        services.vacation_take(user=_player(request), starts_on=starts_on, days=days)
     except GameError as error:
         messages.error(request, error.message)
     else:
@@ -463,7 +463,7 @@ def game_start(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @login_required
 def game_fill_with_bots(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return _seat_action(
-        request, game_id, bots.game_fill_with_bots, _("Computer players took the empty seats.")
+        request, game_id, services.game_fill_with_bots, _("Computer players took the empty seats.")
     )
 
 

@@ -53,6 +53,7 @@ MIGRATION = "a data migration loads what it runs when it runs"
 
 ALLOWED_LAZY_IMPORTS: dict[tuple[str, str], str] = {
     ("accounts.apps", "accounts.signals"): SIGNALS,
+    ("games.apps", "games.tasks"): TASKS,
     ("games.migrations.0005_move_events", "durak"): MIGRATION,
     ("games.migrations.0005_move_events", "games.services"): MIGRATION,
     ("matchmaking.apps", "matchmaking.tasks"): TASKS,
@@ -63,18 +64,7 @@ ALLOWED_LAZY_IMPORTS: dict[tuple[str, str], str] = {
 }
 
 #: Function-level imports that others are taking out right now (exactly, as the cycles).
-KNOWN_LAZY_IMPORTS: set[tuple[str, str]] = {
-    ("games.bots", "games.services"),  # issue 20: being fixed
-    ("games.bots", "games.tasks"),  # issue 20: being fixed
-    ("games.tasks", "games.bots"),  # issue 20: being fixed
-    ("games.tasks", "games.models"),  # issue 20: being fixed
-    ("games.tasks", "games.services"),  # issue 20: being fixed
-    ("games.tasks", "games.timeouts"),  # issue 20: being fixed
-    ("games.tasks", "notifications.services"),  # issue 20: being fixed
-    ("games.timeouts", "games.services"),  # issue 20: being fixed
-    ("games.timeouts", "games.tasks"),  # issue 20: being fixed
-    ("games.timeouts", "notifications.services"),  # issue 20: being fixed
-}
+KNOWN_LAZY_IMPORTS: set[tuple[str, str]] = set()
 
 #: durak_site's modules that put the apps together (the URLs, who reads which live channel, the
 #: settings, the servers' entry points): the top of the site. The rest of durak_site (the live
@@ -96,11 +86,7 @@ KNOWN_APP_CYCLES: list[frozenset[str]] = [
 
 #: Cycles that others are removing right now, by their modules (exactly: a cycle that is gone, or
 #: that changed, fails too, so that this list only shrinks).
-KNOWN_CYCLES: list[frozenset[str]] = [
-    frozenset(
-        {"games.bots", "games.services", "games.tasks", "games.timeouts", "notifications.services"}
-    ),  # issue 20: being fixed
-]
+KNOWN_CYCLES: list[frozenset[str]] = []
 
 
 @cache

@@ -73,7 +73,9 @@ class Site:
     def log_path(self) -> Path:
         return self.logs / f"gunicorn-{self.starts}.log"
 
-    def start(self, **extra_env: str) -> None:
+    def start(self, app: str = "durak_site.asgi:application", **extra_env: str) -> None:
+        """Serve ``app`` (the site's ASGI application unless a drill wraps it) in a fresh
+        gunicorn, with ``extra_env`` added to its environment."""
         assert self.process is None or self.process.poll() is not None, "the site is running"
         self.starts += 1
         with self.log_path.open("wb") as out:
@@ -82,7 +84,7 @@ class Site:
                     sys.executable,
                     "-m",
                     "gunicorn",
-                    "durak_site.asgi:application",
+                    app,
                     f"--bind=127.0.0.1:{self.port}",
                     *GUNICORN,
                 ],

@@ -1,7 +1,8 @@
 """Drill: the web process is killed (SIGKILL, as when a machine dies) in the middle of a move.
 
-The move is held (``games.services._fault_drill_hold``) either with every row written but
-not committed, or committed with no answer sent yet, and gunicorn is killed there. The
+The move is held, from the test's side (``held_move``: the site's application with the write
+core's ``games.write.record`` wrapped), either with every row written but not committed, or
+committed with no answer sent yet, and gunicorn is killed there. The
 database then holds none of the move or all of it, never a part, and a fresh process
 carries the game on.
 """
@@ -24,7 +25,7 @@ def test_a_move_killed_midway_is_all_there_or_not_at_all(site: Site, tmp_path: P
     game, users = started_game(deal=LONGER_DEAL)
     before = game_snapshot(game.pk)
     marker = tmp_path / "held"
-    site.start(FAULT_DRILL_HOLD_MOVE=stage, FAULT_DRILL_MARKER=str(marker))
+    site.start("tests.faults.held_move:application", HELD_MOVE_STAGE=stage, HELD_MOVE_MARKER=str(marker))
     attacker = site.page_client(users[0], game.pk)
 
     answers: list[object] = []

@@ -105,7 +105,7 @@ def test_a_person_with_the_bot_name_keeps_it_and_the_bot_gets_another() -> None:
 
 
 def test_a_game_against_the_computer_seats_the_human_first_and_starts_at_once(user: User) -> None:
-    game = bots.game_against_computer(creator=user, level="rules", preset="classic", num_players=3)
+    game = services.game_against_computer(creator=user, level="rules", preset="classic", num_players=3)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     seats = list(game.seats.select_related("user"))
@@ -118,13 +118,13 @@ def test_a_game_against_the_computer_seats_the_human_first_and_starts_at_once(us
 def test_only_the_creator_fills_an_open_game_that_allows_bots(user: User) -> None:
     people_only = GameFactory(creator=user, num_players=3)
     with pytest.raises(NotAllowed):
-        bots.game_fill_with_bots(user=user, game_id=people_only.pk)
+        services.game_fill_with_bots(user=user, game_id=people_only.pk)
     game = GameFactory(creator=user, num_players=3, bot_level="random", private=True)
     friend = UserFactory()
     services.game_join(user=friend, game_id=game.pk, token=game.invite_token)
     with pytest.raises(NotAllowed):
-        bots.game_fill_with_bots(user=friend, game_id=game.pk)
-    bots.game_fill_with_bots(user=user, game_id=game.pk)
+        services.game_fill_with_bots(user=friend, game_id=game.pk)
+    services.game_fill_with_bots(user=user, game_id=game.pk)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     assert [s.user.is_bot for s in game.seats.select_related("user")] == [False, False, True]
@@ -139,7 +139,7 @@ def test_a_bot_is_given_its_view_and_the_public_log_and_nothing_else(
     SpyBot.calls = []
     monkeypatch.setattr(bots, "make_bot", SpyBot)
     with django_capture_on_commit_callbacks(execute=True):
-        game = bots.game_against_computer(creator=user, level="search", preset="classic", num_players=3)
+        game = services.game_against_computer(creator=user, level="search", preset="classic", num_players=3)
     game = play_human_moves(game, user, django_capture_on_commit_callbacks)
     assert game.status == Game.Status.FINISHED
     assert len(SpyBot.calls) > 10
@@ -157,7 +157,7 @@ def test_a_bot_is_given_its_view_and_the_public_log_and_nothing_else(
 
 
 def test_a_task_for_an_old_version_does_nothing(user: User) -> None:
-    game = bots.game_against_computer(
+    game = services.game_against_computer(
         creator=user, level="random", preset="classic", num_players=2, deal=LONGER_DEAL
     )
     game.refresh_from_db()
@@ -176,7 +176,7 @@ def test_a_task_for_an_old_version_does_nothing(user: User) -> None:
 
 
 def test_a_bot_has_no_clock_and_a_lost_move_is_requeued_by_the_sweep(user: User) -> None:
-    game = bots.game_against_computer(
+    game = services.game_against_computer(
         creator=user,
         level="rules",
         preset="classic",
@@ -260,7 +260,7 @@ def test_bots_are_kept_off_the_leaderboard_and_the_farming_list(user: User) -> N
 
 
 def test_bot_seats_are_marked_in_the_api(user: User) -> None:
-    game = bots.game_against_computer(creator=user, level="rules", preset="classic", num_players=2)
+    game = services.game_against_computer(creator=user, level="rules", preset="classic", num_players=2)
     client = client_for(user)
     seats = client.get(reverse("api:game", args=[game.pk])).json()["seats"]
     assert [(s["username"], s["bot"]) for s in seats] == [(user.username, False), ("computer-rules", True)]

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from chat import services as chat_services
 from chat.models import ChatMessage
-from games import services
+from games import write
 from notifications.models import Kind, Notification
 from tests.factories import started_game
 from tests.notifications.test_no_deadlock import InThread, lock_wait
@@ -41,7 +41,7 @@ def _move_holding_the_game(game_id: int, user_id: int, ready: threading.Event, g
     """What a move does to the rows in question: lock the game, insert a notification for a
     player, and commit only when told."""
     with transaction.atomic():
-        services._lock_game(game_id)
+        write.lock(game_id)
         # Read: a player has at most one unread "your move" per game, and the start wrote one.
         Notification.objects.create(
             user_id=user_id, game_id=game_id, kind=Kind.YOUR_MOVE, text="", read_at=timezone.now()
@@ -85,7 +85,7 @@ def test_two_moves_in_one_game_still_wait_for_each_other() -> None:
 
     def second() -> None:
         with transaction.atomic():
-            services._lock_game(game.pk)
+            write.lock(game.pk)
 
     rival = InThread(second)
     assert _wait_for(lambda: lock_wait(rival.pid) is not None), "the second lock did not wait"

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import timeouts
+from games import services, timeouts
 from games.models import Game, Seat, Vacation
 from games.timeouts import VacationRefused, deadline_after
 from tests.factories import LONGER_DEAL, UserFactory, started_game
@@ -87,7 +87,7 @@ def test_a_vacation_pushes_back_running_deadlines_and_is_limited_per_year(
     player = users[0]
     version = game.version
     assert game.seats.get(position=0).deadline == monday + timedelta(days=1)
-    timeouts.vacation_take(user=player, starts_on=date(2025, 6, 3), days=3)
+    services.vacation_take(user=player, starts_on=date(2025, 6, 3), days=3)
     game.refresh_from_db()
     seat = game.seats.get(position=0)
     # 15 h of Monday run, Tuesday..Thursday stand still, the remaining 9 h on Friday.
@@ -95,13 +95,13 @@ def test_a_vacation_pushes_back_running_deadlines_and_is_limited_per_year(
     assert game.deadline == seat.deadline and game.version == version + 1
     assert timeouts.vacation_days_left(player) == 2
     with pytest.raises(VacationRefused, match="you have 2 of your 5 left"):
-        timeouts.vacation_take(user=player, starts_on=date(2025, 7, 1), days=3)
+        services.vacation_take(user=player, starts_on=date(2025, 7, 1), days=3)
     with pytest.raises(VacationRefused, match="already have a vacation"):
-        timeouts.vacation_take(user=player, starts_on=date(2025, 6, 5), days=1)
+        services.vacation_take(user=player, starts_on=date(2025, 6, 5), days=1)
     with pytest.raises(VacationRefused, match="past"):
-        timeouts.vacation_take(user=player, starts_on=date(2025, 6, 1), days=1)
+        services.vacation_take(user=player, starts_on=date(2025, 6, 1), days=1)
     # Another year has its own allowance.
-    timeouts.vacation_take(user=player, starts_on=date(2025, 12, 31), days=3)
+    services.vacation_take(user=player, starts_on=date(2025, 12, 31), days=3)
     assert Vacation.objects.filter(user=player).count() == 2
     # The opponent's clock is untouched by someone else's vacation.
     assert game.seats.get(position=1).deadline is None

@@ -13,7 +13,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 import durak
-from games import services, tasks, timeouts
+from games import services, tasks, timeouts, write
 from games.exceptions import GameError, StaleVersion, TimeExpired, WrongStatus
 from games.management.commands.check_replays import replay_mismatch
 from games.models import Game, Move, Seat
@@ -318,7 +318,7 @@ def test_a_sweep_skips_a_game_locked_by_a_move_and_commits_each_game_on_its_own(
     holder = threading.Thread(target=hold_a_lock)
     holder.start()
     assert locked.wait(timeout=PATIENCE)
-    original = services._timeout_locked_game
+    original = write.timeout_if_due
 
     def watching(game: Game, **kwargs: Any) -> bool:
         if game.pk == ids[1]:  # the second claim: the first game must already be committed
@@ -335,7 +335,7 @@ def test_a_sweep_skips_a_game_locked_by_a_move_and_commits_each_game_on_its_own(
         return original(game, **kwargs)
 
     try:
-        with mock.patch.object(services, "_timeout_locked_game", watching):
+        with mock.patch.object(write, "timeout_if_due", watching):
             assert services.sweep_expired() == 2
     finally:
         release.set()
@@ -355,7 +355,7 @@ def test_the_sweep_rearms_only_the_deadlines_due_before_the_next_sweep() -> None
         assert timeouts.arm_upcoming(within=timedelta(seconds=6)) == 1
     assert queued.call_count == 1
     args, kwargs = queued.call_args
-    assert args == ((soon.pk, soon.version),)
+    assert args[0] == (soon.pk, soon.version)
     assert kwargs["eta"] == soon.deadline
     assert later.deadline is not None and untimed.deadline is None
 

@@ -1,0 +1,328 @@
+"""The one write core: every change of a game's rows goes through here.
+
+People's moves, resignations and claims (``games.services``), computer players' moves
+(``games.bots``), timeouts (the ETA task and the sweep), the lobby's writes (join, leave, start)
+and the moderators' actions (abort, settle, a suspension's resignation) all change a game the
+same way:
+
+1. :func:`lock` / :func:`lock_running` lock the game row (``SELECT ... FOR NO KEY UPDATE`` of
+   the game alone: a foreign-key check on it does not wait) and check its status and the version
+   the change was made against;
+2. :func:`seats_of` reads its seats with everything the change needs of them in one query: the
+   users, their notification preferences and push subscriptions
+   (``notifications.services.with_notification_facts``), whether a vacation may pause their
+   clock (``timeouts.with_clock_facts``);
+3. :func:`apply` applies one engine action and :func:`record` writes what it did: the ``Move``
+   (numbered ``Game.moves_made + 1``: the log is never counted), the seats copied from the engine
+   (``engine.outcome()`` for the results) with fresh deadlines, only the seat fields that changed,
+   in one UPDATE (:func:`save_seats`), the notifications, then the game row (only the fields a
+   move changes);
+4. :func:`save` registers ONE after-commit list of effects, each only if something needs it: the
+   new version for the cache and the live pages (``versions.published``), an ETA task for a
+   deadline near enough (``timeouts.queue_timeout``), a computer player's move when the game waits
+   for one (read from the seats already loaded).
+
+A move that does not end the game costs at most six queries, whatever the game's length or the
+site's size (tests/games/test_move_queries.py); the last move also counts the stats in the
+same transaction (``stats.services.game_finished``).
+
+Layers: this module imports the models, ``versions`` and ``timeouts`` (both beneath it), the
+engine, ``notifications.services`` and ``stats.services``; ``services`` and ``bots`` use it, and
+``tasks`` (the top: thin callers of the services) is never imported below it: tasks are queued
+by name (``durak_site.celery.app.signature``).
+"""
+
+import logging
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Case, F, Field, Value, When
+from django.db.models.functions import Cast
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from kombu.exceptions import OperationalError as BrokerUnavailable
+
+import durak
+from durak_site.celery import app
+from notifications import services as notifications
+from stats import services as stats
+
+from . import timeouts, versions
+from .exceptions import GameNotFound, StaleVersion, WrongStatus
+from .models import Game, Move, Seat
+
+logger = logging.getLogger(__name__)
+
+#: The seat columns copied from the engine and the clocks; only those that changed are written.
+SEAT_FIELDS = ("awaiting_move", "place", "result", "turn_started_at", "deadline", "warn_at")
+#: The game columns a change of a running game writes.
+MOVE_FIELDS = ["state", "version", "moves_made", "status", "finished_at", "deadline", "updated_at"]
+#: The task that plays a computer player's move (``games.tasks.bot_move``).
+BOT_MOVE = "games.tasks.bot_move"
+
+_STORED = "_write_stored"  # a seat's SEAT_FIELDS as last read or written
+
+
+def lock(game_id: int) -> Game:
+    """The game row, locked until the end of the current transaction (``GameNotFound``)."""
+    try:
+        return Game.objects.select_for_update(of=("self",), no_key=True).get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameNotFound(_("There is no game %(number)s.") % {"number": game_id}) from None
+
+
+def lock_running(game_id: int, *, expected_version: int | None = None) -> Game:
+    """:func:`lock`, for a change of a running game made against ``expected_version`` (None:
+    any): ``WrongStatus`` if it is not being played, ``StaleVersion`` if it has moved on."""
+    game = lock(game_id)
+    if game.status != Game.Status.ACTIVE:
+        raise WrongStatus(_("This game is not being played."))
+    if expected_version is not None and game.version != expected_version:
+        raise StaleVersion(_("The game has moved on since you looked; here is the current table."))
+    return game
+
+
+def seats_of(game: Game) -> list[Seat]:
+    """The game's seats (in seat order) with everything a change reads of them, in one query."""
+    query = notifications.with_notification_facts(Seat.objects.filter(game=game).select_related("user"))
+    seats = list(timeouts.with_clock_facts(query, game))
+    for seat in seats:
+        remember(seat)
+    return seats
+
+
+def remember(seat: Seat) -> None:
+    """Take ``seat`` (just read or created) as stored: :func:`save_seats` writes only what
+    changes from here."""
+    setattr(seat, _STORED, {field: getattr(seat, field) for field in SEAT_FIELDS})
+
+
+def _changes(seat: Seat) -> dict[str, Any]:
+    stored: dict[str, Any] | None = getattr(seat, _STORED, None)
+    return {
+        field: getattr(seat, field)
+        for field in SEAT_FIELDS
+        if stored is None or stored[field] != getattr(seat, field)
+    }
+
+
+def save_seats(seats: Iterable[Seat]) -> list[Seat]:
+    """Write the seat fields that changed since the seats were read (``seats_of``) or last
+    written: one UPDATE of only those rows and columns (none if nothing changed). Returns the
+    seats whose ``awaiting_move`` changed; their players' bells are told after the commit."""
+    changed = {seat.pk: (seat, fields) for seat in seats if (fields := _changes(seat))}
+    if len(changed) == 1:
+        ((pk, (_seat, fields)),) = changed.items()
+        Seat.objects.filter(pk=pk).update(**fields)
+    elif changed:
+        columns: dict[str, Any] = {}
+        for name in SEAT_FIELDS:
+            field = Seat._meta.get_field(name)
+            assert isinstance(field, Field)
+            whens = [
+                When(pk=pk, then=Value(fields[name], output_field=field))
+                for pk, (_seat, fields) in changed.items()
+                if name in fields
+            ]
+            if whens:
+                # Cast: PostgreSQL types a CASE of parameters as text otherwise (Django's bulk_update does it too).
+                columns[name] = Cast(Case(*whens, default=F(name), output_field=field), output_field=field)
+        Seat.objects.filter(pk__in=changed).update(**columns)
+    flipped = []
+    for seat, fields in changed.values():
+        if "awaiting_move" in fields:
+            flipped.append(seat)
+        remember(seat)
+    notifications.bells_changed(seat.user_id for seat in flipped)
+    return flipped
+
+
+def apply(game: Game, seats: list[Seat], action: object, *, chooser: int | None) -> durak.Game:
+    """Apply one engine action to the locked, running ``game`` and :func:`record` it; the engine
+    refuses with ``durak.IllegalAction`` (nothing is written then). ``chooser``: the seat that
+    chose it, None for the server's (a timeout)."""
+    assert game.state is not None
+    engine = durak.Game.from_dict(game.state)
+    full = dict(action) if isinstance(action, Mapping) else action
+    engine.apply(full)  # type: ignore[arg-type]  # anything but an action dict is refused
+    assert isinstance(full, dict)
+    record(game, seats, engine, full, chooser=chooser)
+    return engine
+
+
+def play(game: Game, seats: list[Seat], seat: Seat, action: object) -> tuple[Seat, datetime] | None:
+    """``seat``'s move ``action`` in the locked, running ``game``, unless a deadline of the game
+    has passed before it arrived: then that timeout is applied instead (nothing of the move) and
+    the seat timed out is returned with its deadline. ``durak.IllegalAction`` from the engine."""
+    late = timeouts.due_seat(seats, timezone.now())
+    if late is not None:
+        deadline = late.deadline
+        assert deadline is not None
+        apply_timeout(game, seats, late)
+        return late, deadline
+    apply(game, seats, action, chooser=seat.position)
+    return None
+
+
+def record(
+    game: Game, seats: list[Seat], engine: durak.Game, action: dict[str, Any], *, chooser: int | None
+) -> None:
+    """Write what ``engine`` just applied (``action``) in the locked ``game``: the Move, the state
+    and version, the seats and deadlines, the notifications, and the after-commit effects."""
+    game.moves_made += 1
+    Move.objects.create(
+        game=game, seq=game.moves_made, position=chooser, action=action, events=list(engine.events)
+    )
+    game.state = engine.to_dict()
+    game.version += 1
+    sync(game, seats, engine)
+    save(game, seats, fields=MOVE_FIELDS)
+
+
+def sync(game: Game, seats: list[Seat], engine: durak.Game, *, started: bool = False) -> None:
+    """Copy the engine into the seats (whom it waits for, who went out where, each result from
+    ``engine.outcome()``) and the game (finished), give each waited-for player a fresh deadline,
+    write the seats that changed and the notifications this change causes. A finished game's
+    stats are counted here, in the same transaction. The caller saves the game (:func:`save`)."""
+    was_waiting = {seat.pk: seat.awaiting_move for seat in seats}
+    waiting = set(engine.waiting_for())
+    outcome = engine.outcome()
+    places = {player: index + 1 for index, player in enumerate(engine.finished)}
+    for seat in seats:
+        seat.awaiting_move = seat.position in waiting
+        seat.place = places.get(seat.position) if outcome is None else outcome.place(seat.position)
+        seat.result = _result(seat, outcome)
+    now = timezone.now()
+    if outcome is not None:
+        game.status = Game.Status.FINISHED
+        game.finished_at = now
+        stats.game_finished(game=game, seats=seats, engine=engine)  # same transaction as the finish
+    timeouts.set_deadlines(game, seats, now=now)
+    save_seats(seats)
+    notifications.game_changed(
+        game=game,
+        seats=seats,
+        newly_waiting=[seat for seat in seats if seat.awaiting_move and not was_waiting[seat.pk]],
+        started=started,
+        finished=outcome is not None,
+        outcome=outcome,
+    )
+
+
+def _result(seat: Seat, outcome: durak.Outcome | None) -> str:
+    if outcome is None:
+        return Seat.Result.OUT if seat.place is not None else Seat.Result.NONE
+    if outcome.draw:
+        return Seat.Result.DRAW
+    if outcome.lost(seat.position):
+        return Seat.Result.FOOL  # in a team game, every player of the losing side
+    if seat.place is not None:
+        return Seat.Result.OUT
+    return Seat.Result.WON  # the game ended (timeout, resignation, claim) while they held cards
+
+
+def save(game: Game, seats: list[Seat] | None = None, *, fields: list[str] | None = None) -> None:
+    """Save the locked ``game`` (only ``fields`` if given) and the seats' changes not written yet,
+    and register the change's after-commit effects (:func:`after_commit`)."""
+    if seats:
+        save_seats(seats)
+    game.save(update_fields=fields)
+    after_commit(game, seats)
+
+
+def after_commit(game: Game, seats: list[Seat] | None = None) -> None:
+    """Register, once, what must follow the commit of a change of ``game``: its new version for
+    the cache and the live pages, an ETA task for its next deadline if that is near, and a
+    computer player's move if the game waits for one (from ``seats``, as just written). No
+    broker message goes out unless one of these needs it."""
+    game_id, version, deadline = game.pk, game.version, game.deadline
+    effects: list[tuple[str, Callable[[], object]]] = [
+        (f"version({game_id})", partial(versions.published, game_id, version))
+    ]
+    if timeouts.eta_wanted(deadline):
+        assert deadline is not None
+        effects.append(
+            (f"apply_timeout({game_id})", partial(timeouts.queue_timeout, game_id, version, deadline))
+        )
+    if game.status == Game.Status.ACTIVE and any(
+        seat.awaiting_move and seat.user.is_bot for seat in seats or ()
+    ):
+        effects.append((f"bot_move({game_id})", partial(queue_bot_move, game_id, version)))
+    transaction.on_commit(partial(_run, effects))
+
+
+def _run(effects: list[tuple[str, Callable[[], object]]]) -> None:
+    # The change is committed: a broker that cannot be reached is logged, never raised (beat's
+    # sweeps catch up: ``timeouts.arm_upcoming``, ``bots.requeue_stalled``), and it costs the
+    # other effects nothing.
+    for what, effect in effects:
+        try:
+            effect()
+        except BrokerUnavailable as error:
+            logger.warning("broker unavailable, %s not queued (a sweep will catch up): %s", what, error)
+
+
+def queue_bot_move(game_id: int, version: int) -> None:
+    """Queue the computer player's move in the game at ``version`` (``games.tasks.bot_move``,
+    by name), after a natural delay (``BOT_MOVE_DELAY_SECONDS``)."""
+    app.signature(BOT_MOVE, args=(game_id, version)).apply_async(countdown=settings.BOT_MOVE_DELAY_SECONDS)
+
+
+# Timeouts.
+
+
+def apply_timeout(game: Game, seats: list[Seat], seat: Seat) -> bool:
+    """Apply the engine's timeout for ``seat`` to the locked, running game, logged as a server
+    action (``Move.position`` empty; the action names the player). Returns whether it was
+    applied: if the engine refuses, the seat's clock is dropped instead, so nothing loops on it."""
+    try:
+        apply(game, seats, {"type": "timeout", "player": seat.position}, chooser=None)
+    except durak.IllegalAction as error:
+        logger.error("game %s: engine refused timeout for seat %s: %s", game.pk, seat.position, error)
+        seat.deadline = seat.warn_at = None
+        save_seats([seat])
+        game.deadline = min((s.deadline for s in seats if s.deadline is not None), default=None)
+        game.save(update_fields=["deadline"])
+        return False
+    return True
+
+
+def timeout_if_due(game: Game, *, expected_version: int | None = None) -> bool:
+    """Apply the timeout of the player whose deadline passed first in the locked ``game``, if
+    the game is running, still at ``expected_version`` (when given) and a deadline has really
+    passed. Returns whether a timeout was applied. A ``game.deadline`` out of step with the seats
+    is repaired instead of being met again."""
+    if game.status != Game.Status.ACTIVE:
+        return False
+    if expected_version is not None and game.version != expected_version:
+        return False
+    now = timezone.now()
+    if game.deadline is None or game.deadline > now:
+        return False
+    seats = seats_of(game)
+    seat = timeouts.due_seat(seats, now)
+    if seat is None:
+        game.deadline = min((s.deadline for s in seats if s.deadline is not None), default=None)
+        if game.deadline is not None and game.deadline <= now:
+            game.deadline = None
+        game.save(update_fields=["deadline"])
+        return False
+    return apply_timeout(game, seats, seat)
+
+
+def recompute_deadlines(*, game_id: int) -> None:
+    """Recompute a running game's deadlines from their clocks' starts (after a vacation was
+    booked). Locks the game row; bumps the version, so a pending ETA task for the old deadline
+    does nothing and the open pages redraw."""
+    with transaction.atomic():
+        game = lock(game_id)
+        if game.status != Game.Status.ACTIVE or game.move_time is None:
+            return
+        seats = seats_of(game)
+        timeouts.set_deadlines(game, seats, now=timezone.now(), restart=False)
+        game.version += 1
+        save(game, seats, fields=["deadline", "version", "updated_at"])
