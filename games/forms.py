@@ -351,7 +351,7 @@ VACATION_MAX_DAYS = 366
 
 class VacationForm(forms.Form):
     """The settings page's "take vacation" form: a first day and a number of days, both within
-    range before ``timeouts.vacation_take`` sees them (a date near year 9999 would overflow its
+    range before ``services.vacation_take`` sees them (a date near year 9999 would overflow its
     date arithmetic, a huge count its ``timedelta``)."""
 
     starts_on = forms.DateField(label=pgettext_lazy("first day of a vacation", "From"))

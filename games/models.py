@@ -203,7 +203,7 @@ class Vacation(models.Model):
     """Whole days, in the player's time zone, on which their correspondence clocks stand still.
 
     Limited to ``settings.VACATION_DAYS_PER_YEAR`` days per calendar year; taken through
-    ``games.timeouts.vacation_take``.
+    ``games.services.vacation_take``.
     """
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations")

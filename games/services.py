@@ -92,7 +92,7 @@ def game_create(
     ``pause_weekends`` stops correspondence clocks (an hour a move or more) on each
     player's Saturday and Sunday. A ``private`` game is not listed in the lobby: seats are
     taken by invitation (``game_invite``) or through its share link. ``bot_level`` lets
-    computer players of that level take empty seats (``games.bots.game_fill_with_bots``).
+    computer players of that level take empty seats (``game_fill_with_bots``).
 
     ``deal`` stacks the cards instead of shuffling (for tests and scenarios):
     ``{"hands": [[...], ...], "stock": [...], "dealer": 0, "first_attacker": None,
