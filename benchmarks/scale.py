@@ -206,7 +206,7 @@ def playouts(count: int, *, finished: bool, rng: random.Random, first_seed: int)
     from django.utils import timezone
 
     import durak
-    from replays.fairness import deal_hash
+    from games.fairness import deal_hash
     from stats import ledger
 
     rules = durak.Rules.preset("classic")

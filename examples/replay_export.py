@@ -17,7 +17,7 @@ import durak
 
 
 def canonical(export: dict[str, Any]) -> str:
-    """The string whose sha256 the site published at the deal (replays/fairness.py)."""
+    """The string whose sha256 the site published at the deal (games/fairness.py)."""
     payload: dict[str, Any] = {"rules": export["rules"], "players": export["players"]}
     if export.get("stacked_deal") is not None:
         payload["deal"] = export["stacked_deal"]

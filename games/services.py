@@ -11,7 +11,7 @@ deadlines and registers the after-commit effects. These services keep what the c
 know: who may do what, and the messages that say so.
 
 Lock order (docs/locking.md): the game row, then its seats, then notifications
-(``notifications.services`` writes them last, after the seats); a foreign-key check
+(written last, after the seats, by what notifications registers in ``games.hooks``); a foreign-key check
 on the game counts as taking the game. Nothing slow happens under these locks:
 emails and other side effects are queued for after the commit.
 """
@@ -33,10 +33,8 @@ from accounts.models import BOT_LEVELS, User
 from durak.game import SYSTEM_ACTION_TYPES
 from durak_site import dates
 from durak_site.engine_text import engine_message
-from notifications import services as notifications
-from replays.fairness import deal_hash
 
-from . import bots, timeouts, versions, write
+from . import bots, hooks, timeouts, versions, write
 from .exceptions import (
     IllegalMove,
     InvalidRules,
@@ -44,6 +42,7 @@ from .exceptions import (
     TimeExpired,
     WrongStatus,
 )
+from .fairness import deal_hash
 from .models import Game, Invitation, Seat, Vacation
 from .timeouts import VacationRefused
 
@@ -415,7 +414,8 @@ def game_invite(*, user: User, game_id: int, username: str) -> Invitation:
         game=game, user=invitee, defaults={"invited_by": user}
     )
     if created:
-        notifications.invited(game=game, user=invitee, invited_by=user)
+        for invited in hooks.invited:
+            invited(game=game, user=invitee, invited_by=user)
     return invitation
 
 
@@ -432,7 +432,8 @@ def seat_seen(*, game: Game, seat: Seat | None) -> None:
         free = Seat.objects.filter(pk=seat.pk).select_for_update(skip_locked=True).values("pk")
         if Seat.objects.filter(pk__in=free).update(last_seen_at=now):
             seat.last_seen_at = now
-        notifications.game_seen(game_id=game.pk, user_id=seat.user_id)
+        for seen in hooks.game_seen:
+            seen(game_id=game.pk, user_id=seat.user_id)
 
 
 #: An open game page (its table poll, its live stream) refreshes its seat's ``last_seen_at`` at
@@ -467,7 +468,8 @@ def seat_watching(*, game_id: int, user_id: int, changed: bool, seat: Seat | Non
             free = stale_seat.select_for_update(skip_locked=True).values("pk")
             Seat.objects.filter(pk__in=free).update(last_seen_at=now)
         if changed:
-            notifications.game_seen(game_id=game_id, user_id=user_id)
+            for seen in hooks.game_seen:
+                seen(game_id=game_id, user_id=user_id)
 
 
 def _seen_stale(seat: Seat, now: datetime) -> bool:

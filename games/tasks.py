@@ -13,9 +13,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
 
-from notifications.services import send_time_warnings
-
-from . import bots, services, timeouts
+from . import bots, hooks, services, timeouts
 
 logger = logging.getLogger(__name__)
 
@@ -48,8 +46,9 @@ SWEEP_HELPER_SHARE = 20
 def sweep_deadlines() -> None:
     """Run by beat every ``TIMEOUT_SWEEP_SECONDS``: re-arm the deadlines due before the next
     sweep, apply every overdue timeout (fanned out to up to ``TIMEOUT_SWEEP_HELPERS`` helper
-    tasks when many are due at once), write the time warnings, and re-queue computer players'
-    lost moves (``games.bots.requeue_stalled``)."""
+    tasks when many are due at once), run the steps the apps above registered (``hooks.sweep``:
+    notifications' time warnings), and re-queue computer players' lost moves
+    (``games.bots.requeue_stalled``)."""
     # One second more than the interval: beat's ticks are not exact.
     armed = 0
     if settings.TIMEOUT_SWEEP_REARM:
@@ -58,7 +57,7 @@ def sweep_deadlines() -> None:
     for _ in range(helpers):
         sweep_timeouts.apply_async(expires=settings.TIMEOUT_SWEEP_SECONDS)
     applied = services.sweep_expired()
-    warned = send_time_warnings()
+    warned = sum(step() for step in hooks.sweep)
     bots.requeue_stalled()
     if applied or warned:
         logger.info(

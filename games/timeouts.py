@@ -24,16 +24,16 @@ from django.utils import timezone
 
 from accounts.models import User
 from durak_site.celery import app
-from notifications.models import Kind, Notification
 
+from . import hooks
 from .exceptions import GameError
 from .models import Game, Seat, Vacation
 
 logger = logging.getLogger(__name__)
 
 #: Shares (percent) of a correspondence move time after which a "time almost up" reminder goes
-#: out, each at most once per turn (``notifications.services.send_time_warnings``; a reminder's
-#: ``params["share"]`` records which one it was). ``Seat.warn_at`` is when the next one is due.
+#: out, each at most once per turn (notifications' ``send_time_warnings``, a ``hooks.sweep``
+#: step; a reminder's ``params["share"]`` records which one it was). ``Seat.warn_at`` is when the next one is due.
 REMINDER_SHARES = (50, 90)
 #: A deadline never lies further than this many paused days ahead (guards the day walk).
 _MAX_DAYS = 3 * 366
@@ -224,14 +224,14 @@ def reminder_due(seat: Seat, now: datetime) -> tuple[int | None, datetime | None
 
 
 def reminders_sent(seat: Seat) -> set[int]:
-    """The shares whose reminders this seat's player got in this turn (one plain read)."""
+    """The shares whose reminders this seat's player got in this turn (``hooks.reminders_sent``:
+    notifications answers, with one plain read)."""
     if seat.turn_started_at is None or seat.pk is None:
         return set()
-    rows = Notification.objects.filter(
-        user_id=seat.user_id, game_id=seat.game_id, kind=Kind.TIME_LOW, created_at__gte=seat.turn_started_at
-    ).values_list("params", flat=True)
-    # A reminder written before there were two (at 80%) counts as the last one.
-    return {int((params or {}).get("share", 90)) for params in rows}
+    sent: set[int] = set()
+    for answer in hooks.reminders_sent:
+        sent |= answer(user_id=seat.user_id, game_id=seat.game_id, since=seat.turn_started_at)
+    return sent
 
 
 def due_seat(seats: Iterable[Seat], now: datetime) -> Seat | None:

@@ -10,7 +10,7 @@ same way:
    the change was made against;
 2. :func:`seats_of` reads its seats with everything the change needs of them in one query: the
    users, their notification preferences and push subscriptions
-   (``notifications.services.with_notification_facts``), whether a vacation may pause their
+   (``hooks.seat_facts``: notifications registers them), whether a vacation may pause their
    clock (``timeouts.with_clock_facts``);
 3. :func:`apply` applies one engine action and :func:`record` writes what it did: the ``Move``
    (numbered ``Game.moves_made + 1``: the log is never counted), the seats copied from the engine
@@ -24,12 +24,13 @@ same way:
 
 A move that does not end the game costs at most six queries, whatever the game's length or the
 site's size (tests/games/test_move_queries.py); the last move also counts the stats in the
-same transaction (``stats.services.game_finished``).
+same transaction (``hooks.game_finished``: stats registers it).
 
-Layers: this module imports the models, ``versions`` and ``timeouts`` (both beneath it), the
-engine, ``notifications.services`` and ``stats.services``; ``services`` and ``bots`` use it, and
-``tasks`` (the top: thin callers of the services) is never imported below it: tasks are queued
-by name (``durak_site.celery.app.signature``).
+Layers: this module imports the models, ``versions``, ``timeouts`` and ``hooks`` (beneath it) and
+the engine; the apps above games (notifications, stats) add to a change through ``hooks``, never
+imported here. ``services`` and ``bots`` use it, and ``tasks`` (the top: thin callers of the
+services) is never imported below it: tasks are queued by name
+(``durak_site.celery.app.signature``).
 """
 
 import logging
@@ -48,10 +49,8 @@ from kombu.exceptions import OperationalError as BrokerUnavailable
 
 import durak
 from durak_site.celery import app
-from notifications import services as notifications
-from stats import services as stats
 
-from . import timeouts, versions
+from . import hooks, timeouts, versions
 from .exceptions import GameNotFound, StaleVersion, WrongStatus
 from .models import Game, Move, Seat
 
@@ -88,7 +87,9 @@ def lock_running(game_id: int, *, expected_version: int | None = None) -> Game:
 
 def seats_of(game: Game) -> list[Seat]:
     """The game's seats (in seat order) with everything a change reads of them, in one query."""
-    query = notifications.with_notification_facts(Seat.objects.filter(game=game).select_related("user"))
+    query = Seat.objects.filter(game=game).select_related("user")
+    for facts in hooks.seat_facts:
+        query = facts(query)
     seats = list(timeouts.with_clock_facts(query, game))
     for seat in seats:
         remember(seat)
@@ -137,7 +138,8 @@ def save_seats(seats: Iterable[Seat]) -> list[Seat]:
         if "awaiting_move" in fields:
             flipped.append(seat)
         remember(seat)
-    notifications.bells_changed(seat.user_id for seat in flipped)
+    for bells_changed in hooks.bells_changed:
+        bells_changed([seat.user_id for seat in flipped])
     return flipped
 
 
@@ -200,17 +202,20 @@ def sync(game: Game, seats: list[Seat], engine: durak.Game, *, started: bool = F
     if outcome is not None:
         game.status = Game.Status.FINISHED
         game.finished_at = now
-        stats.game_finished(game=game, seats=seats, engine=engine)  # same transaction as the finish
+        for finished in hooks.game_finished:
+            finished(game=game, seats=seats, engine=engine)  # same transaction as the finish
     timeouts.set_deadlines(game, seats, now=now)
     save_seats(seats)
-    notifications.game_changed(
-        game=game,
-        seats=seats,
-        newly_waiting=[seat for seat in seats if seat.awaiting_move and not was_waiting[seat.pk]],
-        started=started,
-        finished=outcome is not None,
-        outcome=outcome,
-    )
+    newly_waiting = [seat for seat in seats if seat.awaiting_move and not was_waiting[seat.pk]]
+    for changed in hooks.change_recorded:
+        changed(
+            game=game,
+            seats=seats,
+            newly_waiting=newly_waiting,
+            started=started,
+            finished=outcome is not None,
+            outcome=outcome,
+        )
 
 
 def _result(seat: Seat, outcome: durak.Outcome | None) -> str:

@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from games import hooks
+
 
 class NotificationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -11,3 +13,22 @@ class NotificationsConfig(AppConfig):
         # is loaded, for every process to know them (in the worker, Celery's autodiscovery finds
         # it as well; under CELERY_TASK_ALWAYS_EAGER a task queued by name then runs at once).
         from . import tasks  # noqa: F401
+        from .services import (
+            bells_changed,
+            game_changed,
+            game_seen,
+            invited,
+            reminders_sent,
+            send_time_warnings,
+            with_notification_facts,
+        )
+
+        # Games sits below notifications (which point at its games and seats): it asks, we answer
+        # (``games.hooks``), in the move's transaction after the seats are written.
+        hooks.seat_facts.register(with_notification_facts)
+        hooks.change_recorded.register(game_changed)
+        hooks.bells_changed.register(bells_changed)
+        hooks.invited.register(invited)
+        hooks.game_seen.register(game_seen)
+        hooks.reminders_sent.register(reminders_sent)
+        hooks.sweep.register(send_time_warnings)

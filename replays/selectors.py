@@ -14,10 +14,9 @@ from django.utils.translation import gettext as _
 import durak
 from games import words
 from games.exceptions import GameNotFound
+from games.fairness import deal_canonical, deal_hash
 from games.models import Game, Move, Seat
 from games.services import initial_engine
-
-from .fairness import deal_canonical, deal_hash
 
 EXPORT_FORMAT = "durak-game-export/1"
 

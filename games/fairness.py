@@ -6,8 +6,9 @@ and whether the engine's rule for a series' later games applies). The seed stays
 until the game is over; then it is shown, and anyone can recompute the hash, shuffle with
 ``durak.Game.new`` and replay the public move log to the stored end.
 
-Pure functions of plain values, so the exported JSON can be checked without the site
-(see ``examples/replay_export.py``).
+Pure functions of plain values (the standard library only), so the exported JSON can be checked
+without the site (see ``examples/replay_export.py``). In games, beneath everything: the services
+fix the hash when they deal, the replays app (above games) shows and checks it.
 """
 
 import hashlib
