@@ -10,6 +10,7 @@ import durak
 from games.models import Game
 from tests.factories import UserFactory, play_moves, started_game
 from tests.games.helpers import assert_no_hidden_cards, card_traces, hidden_cards
+from tests.leaks import shows_number
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +56,7 @@ def test_nobody_sees_a_hidden_card(moves: int) -> None:
                 assert_no_hidden_cards(page, engine, position, game)
             except AssertionError as error:
                 raise AssertionError(f"{who}, {name}: {error}") from None
-            assert str(game.seed) not in page, f"{who}, {name}: the seed leaks"
+            assert not shows_number(page, game.seed), f"{who}, {name}: the seed leaks"
 
 
 def test_a_player_does_see_their_own_cards() -> None:

@@ -27,6 +27,7 @@ from notifications.models import Kind, Notification, Preferences, PushSubscripti
 from tests.celery_processes import CeleryEnv, celery_env, wait_until
 from tests.factories import LONGER_DEAL, GameFactory, UserFactory
 from tests.games.helpers import card_traces
+from tests.leaks import shows_number
 
 from .push_service import Browser, PushService, vapid_keys
 from .test_emails import step
@@ -75,7 +76,7 @@ def assert_holds_no_card(payload: dict[str, Any], game: Game) -> None:
         for trace in card_traces(card):
             assert trace not in text, f"{card} as {trace!r} in {text}"
     assert not set("♠♥♦♣") & set(text), text
-    assert str(game.seed) not in text, f"the seed in {text}"
+    assert not shows_number(text, game.seed), f"the seed in {text}"
 
 
 def test_your_move_arrives_signed_and_decrypts_to_the_game_url_and_no_card(service: PushService) -> None:
