@@ -49,6 +49,7 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Any, Final, TypeAlias
 
+from durak import schema
 from durak.cards import ALL_CARDS, RANK_VALUE, SUITS, deck, sort_hand
 from durak.enchanted import enchanted_beats
 from durak.messages import DurakError, gettext_noop
@@ -1395,26 +1396,10 @@ _STATE_FIELDS: Final = (
 )
 
 
-def _fields(*required: str, card_play: bool = False) -> tuple[frozenset[str], frozenset[str]]:
-    allowed = {"type", "player", *required} | ({"as_suit"} if card_play else set())
-    return frozenset(required), frozenset(allowed)
-
-
-#: The fields each action type must have, and all it may have.
+#: The fields each action type must have, and all it may have: ``durak.schema``'s declarations,
+#: the one statement of every action's fields (the API builds its bodies from the same).
 _ACTION_FIELDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
-    "attack": _fields("cards", card_play=True),
-    "throw": _fields("card", card_play=True),
-    "defend": _fields("target", "card", card_play=True),
-    "transfer": _fields("card", card_play=True),
-    "take": _fields(),
-    "pass": _fields(),
-    "swap_trump": _fields(),
-    "reverse": _fields(),
-    "auto_pass": _fields("on"),
-    "timeout": _fields(),
-    "resign": _fields(),
-    # ``clock`` (optional, true for a game with a clock) is the site's public fact; never logged.
-    "claim": (frozenset({"waited"}), frozenset({"type", "player", "waited", "clock"})),
+    kind: (declared.required, declared.allowed) for kind, declared in schema.ACTIONS.items()
 }
 _HANDLERS: Final[dict[str, Callable[[Game, int, Action], None]]] = {
     kind: getattr(Game, f"_apply_{kind}") for kind in _ACTION_FIELDS

@@ -126,12 +126,20 @@ def test_the_declared_action_types_are_the_engines() -> None:
         assert tuple(name for name, action in schema.ACTIONS.items() if action.group == group) == names
 
 
-def test_the_declared_fields_are_those_apply_takes() -> None:
-    """``apply`` refuses a missing or unexpected field by the same sets the schema declares."""
+def test_apply_refuses_a_missing_or_unexpected_field_by_the_declarations() -> None:
+    """``apply`` takes its field sets from the schema: for every action type, leaving out a
+    declared required field, or adding one the type does not declare, is refused before the
+    action's own rules are read."""
     assert set(_ACTION_FIELDS) == set(schema.ACTIONS)
-    for name, (required, allowed) in _ACTION_FIELDS.items():
-        assert schema.ACTIONS[name].required == required, name
-        assert schema.ACTIONS[name].allowed == allowed, name
+    for name, declared in schema.ACTIONS.items():
+        game = durak.Game.new(durak.Rules.preset("classic"), 2, seed=3)
+        full = {"type": name, "player": 0, **{field: None for field in declared.required}}
+        for field in declared.required - {"type", "player"}:
+            partial = {key: value for key, value in full.items() if key != field}
+            with pytest.raises(durak.IllegalAction, match=f"needs {field}"):
+                game.apply(partial)
+        with pytest.raises(durak.IllegalAction, match="unexpected field bogus"):
+            game.apply({**full, "bogus": 1})
 
 
 @pytest.mark.parametrize(
