@@ -178,7 +178,9 @@ def push_batch(notification: Notification, *, now: datetime | None = None) -> li
     "your move" moved up by a later turn is pending again (``services.notify``).
 
     Locks (docs/locking.md): an advisory lock per player that only these claims take, then the
-    notification rows, by the two UPDATEs, with ``SKIP LOCKED``; never a game or a seat.
+    notification's own row (waited for: what holds it, an email claim or a move, waits for
+    nothing a push claim holds), then the others, by the two UPDATEs, with ``SKIP LOCKED``;
+    never a game or a seat.
     """
     now = now or timezone.now()
     user, game = notification.user, notification.game
@@ -193,7 +195,14 @@ def push_batch(notification: Notification, *, now: datetime | None = None) -> li
         if batch:  # claimed already, for another of the player's browsers (or a try that failed)
             due, _gone = split_due(user=user, rows=batch, channel=PUSH, prefs=prefs, now=now)
             return due or None
-        state = Notification.objects.filter(pk=notification.pk).values_list("pushed_by", "created_at").first()
+        # Its own row is waited for, never skipped: the email claim of the same "your move"
+        # (services._claim_your_moves) holds it for a moment, which must not cost the push.
+        state = (
+            Notification.objects.select_for_update()
+            .filter(pk=notification.pk)
+            .values_list("pushed_by", "created_at")
+            .first()
+        )
         if state is None or state[0] is not None or state[1] != notification.created_at:
             return None  # carried by another push, dropped, or moved up since it was read
         subscribed = PushSubscription.objects.filter(user_id=user.pk).order_by("created").first()

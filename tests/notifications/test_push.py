@@ -187,6 +187,42 @@ def test_a_push_service_that_cannot_take_it_now_is_retried_later(service: PushSe
     assert len(service.to("alice")) == 3
 
 
+def test_a_turn_push_waits_for_the_email_claim_holding_its_row(service: PushService) -> None:
+    """The email task of the same "your move" runs beside the push's (the same countdown) and
+    holds the row for a moment while it claims the email: the push waits, it is not dropped."""
+    import threading
+
+    from django.db import connection, transaction
+
+    alice, bob = UserFactory(), UserFactory()
+    Preferences.objects.create(user=alice, push_your_move=False)  # no push while the game starts
+    subscription = subscribe(alice, service.browser("alice"))
+    start_game(alice, bob)
+    Preferences.objects.filter(user=alice).update(push_your_move=True)
+    notification = Notification.objects.get(user=alice, kind=Kind.YOUR_MOVE)
+    locked, done = threading.Event(), threading.Event()
+
+    def email_claim() -> None:
+        try:
+            with transaction.atomic():
+                Notification.objects.select_for_update().get(pk=notification.pk)
+                locked.set()
+                done.wait(timeout=1.0)  # the claim's transaction, still open when the push decides
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=email_claim)
+    holder.start()
+    try:
+        assert locked.wait(timeout=30)
+        assert push.deliver(notification_id=notification.pk, subscription_id=subscription.pk)
+    finally:
+        done.set()
+        holder.join(timeout=30)
+    [pushed] = service.to("alice")
+    assert pushed.payload["tag"] == f"game-{notification.game_id}" and not service.errors
+
+
 def test_nothing_is_sent_with_a_transaction_open(service: PushService) -> None:
     from django.db import transaction
 
