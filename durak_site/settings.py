@@ -232,7 +232,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     use_for_filesystem_urls()
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "socket_connect_timeout": env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0)
+        "socket_connect_timeout": env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0),
+        # Every broker key under this prefix (kombu's, none by default): processes sharing one
+        # Redis database with another prefix never take each other's messages (the tests do).
+        "global_keyprefix": env.str("CELERY_REDIS_KEY_PREFIX", default=""),
     }
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 # A broker that is down must not hold up a move: a publish gives up after a short connect timeout

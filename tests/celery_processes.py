@@ -2,8 +2,10 @@
 
 Not eager mode: the test process publishes to Redis (``celery_env`` switches eager off
 for the test), the worker consumes from it and writes to the test database, beat sends
-the sweep every second. Each xdist worker gets a Redis database of its own, flushed
-first, so parallel test processes never take each other's messages.
+the sweep every second. Each test's broker keys are under a prefix of its own
+(``CELERY_REDIS_KEY_PREFIX``), so test processes that share a Redis database (two engineers'
+runs, an xdist worker's number added to another's base) never take or flush each other's
+messages; each xdist worker also starts from a Redis database of its own.
 
 Nothing here fails because the machine is slow: a worker or beat gets ``START_TIMEOUT`` to
 start (importing Django on a loaded machine takes seconds), and the tests wait for what they
@@ -16,6 +18,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -152,8 +155,12 @@ def celery_env(transactional_db: Any, tmp_path: Path) -> Iterator[CeleryEnv]:
     # xdist's name for this process ("gw0", ...), also when run without xdist (-p no:xdist).
     worker_id = os.environ.get("PYTEST_XDIST_WORKER", "master")
     broker = f"redis://{REDIS_HOST}:{REDIS_PORT}/{_redis_db(worker_id)}"
+    # A process that shares the database took another test's send_push and dropped it: its rows
+    # are not in this test's database. A new prefix starts empty; nothing else is flushed.
+    prefix = f"test-{os.getpid()}-{uuid.uuid4().hex[:12]}:"
+    client = redis.Redis.from_url(broker, socket_connect_timeout=3)
     try:
-        redis.Redis.from_url(broker, socket_connect_timeout=3).flushdb()
+        client.ping()
     except redis.RedisError as error:
         pytest.fail(REDIS_HELP.format(host=REDIS_HOST, port=REDIS_PORT, error=error))
     db = connection.settings_dict
@@ -167,12 +174,17 @@ def celery_env(transactional_db: Any, tmp_path: Path) -> Iterator[CeleryEnv]:
         "DJANGO_SETTINGS_MODULE": "durak_site.test_settings",
         "DATABASE_URL": database_url,
         "CELERY_BROKER_URL": broker,
+        "CELERY_REDIS_KEY_PREFIX": prefix,
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "TIMEOUT_SWEEP_SECONDS": str(SWEEP_SECONDS),
         "PYTHONUNBUFFERED": "1",
     }
-    saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager")}
+    saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager", "broker_transport_options")}
     app.conf.broker_url = broker
+    app.conf.broker_transport_options = {
+        **(saved["broker_transport_options"] or {}),
+        "global_keyprefix": prefix,
+    }
     app.conf.task_always_eager = False
     _drop_pools()  # a producer pool made for another broker must not be reused
     celery = CeleryEnv(env=env, logs=tmp_path)
@@ -182,6 +194,11 @@ def celery_env(transactional_db: Any, tmp_path: Path) -> Iterator[CeleryEnv]:
         celery.stop_all()
         app.conf.update(saved)
         _drop_pools()
+        try:
+            for key in client.scan_iter(match=f"{prefix}*"):
+                client.delete(key)
+        except redis.RedisError:
+            pass  # a test that stopped Redis; its keys die with it
 
 
 def _drop_pools() -> None:
