@@ -53,6 +53,15 @@ class CeleryEnv:
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     #: When the last started worker or beat was seen ready (the database's clock, as deadlines).
     ready_at: datetime | None = None
+    #: Every broker key of this test starts with it (``CELERY_REDIS_KEY_PREFIX``).
+    key_prefix: str = ""
+
+    def forget_messages(self) -> None:
+        """Delete every message this test has queued (its keys only: another test process
+        sharing the Redis database keeps its own)."""
+        client = redis.Redis.from_url(self.env["CELERY_BROKER_URL"], socket_connect_timeout=3)
+        for key in client.scan_iter(match=f"{self.key_prefix}*"):
+            client.delete(key)
 
     def _start(
         self, name: str, args: list[str], ready: str, timeout: float = START_TIMEOUT
@@ -187,7 +196,7 @@ def celery_env(transactional_db: Any, tmp_path: Path) -> Iterator[CeleryEnv]:
     }
     app.conf.task_always_eager = False
     _drop_pools()  # a producer pool made for another broker must not be reused
-    celery = CeleryEnv(env=env, logs=tmp_path)
+    celery = CeleryEnv(env=env, logs=tmp_path, key_prefix=prefix)
     try:
         yield celery
     finally:

@@ -8,7 +8,6 @@ from typing import Any
 from unittest import mock
 
 import pytest
-import redis
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -95,7 +94,7 @@ def test_eta_messages_lost_with_the_broker_are_rearmed_by_the_sweep(celery_env: 
     on time; a deadline that had already passed is caught by the sweep itself."""
     game, _ = started_game(deal=LONGER_DEAL, move_time=timedelta(seconds=10))
     overdue, _ = started_game(deal=LONGER_DEAL, move_time=timedelta(seconds=1))
-    redis.Redis.from_url(celery_env.env["CELERY_BROKER_URL"]).flushdb()  # both ETA messages gone
+    celery_env.forget_messages()  # both ETA messages gone
     assert overdue.deadline is not None
     wait_until(lambda: timezone.now() > overdue.deadline, PATIENCE, "the second game's deadline")
     celery_env.start_worker()
@@ -163,7 +162,7 @@ def test_a_sweep_finding_many_games_overdue_shares_them_with_helper_tasks(celery
     past = timezone.now() - timedelta(seconds=1)
     Seat.objects.filter(game_id__in=ids, awaiting_move=True).update(deadline=past)
     Game.objects.filter(pk__in=ids).update(deadline=past)
-    redis.Redis.from_url(celery_env.env["CELERY_BROKER_URL"]).flushdb()
+    celery_env.forget_messages()
     celery_env.start_worker()
     celery_env.start_beat()
     wait_until(
