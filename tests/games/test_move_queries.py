@@ -31,7 +31,7 @@ import durak
 from accounts.models import User
 from games import services, write
 from games.models import Game, Move, Seat
-from tests.factories import UserFactory, started_game
+from tests.factories import UserFactory, play_moves, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -179,25 +179,11 @@ def test_a_move_costs_the_same_on_a_site_with_many_games_of_the_same_players() -
     quiet_counts, quiet_final = play_out(quiet, by_position(quiet), seed=8)
     for n in range(30):  # the same two players in many more games, each with moves and notifications
         other = game_of_both(100 + n)
-        play_out_partly(other, by_position(other), moves=1 + n % 4)
+        play_moves(other, by_position(other), 1 + n % 4)
     busy = game_of_both(8)
     busy_counts, busy_final = play_out(busy, by_position(busy), seed=8)
     assert_cheap(busy_counts, busy_final)
     assert busy_counts == quiet_counts and busy_final == quiet_final  # same deal, same moves, same cost
-
-
-def play_out_partly(game: Game, users: list[User], *, moves: int) -> None:
-    for _ in range(moves):
-        game.refresh_from_db()
-        assert game.state is not None
-        engine = durak.Game.from_dict(game.state)
-        player = engine.waiting_for()[0]
-        services.make_move(
-            user=users[player],
-            game_id=game.pk,
-            action=engine.legal_actions(player)[0],
-            expected_version=game.version,
-        )
 
 
 def test_a_move_that_changes_no_seat_writes_none() -> None:
@@ -223,7 +209,7 @@ def test_moves_made_of_games_from_before_it_is_the_length_of_their_log() -> None
     played, users = started_game(players=2, seed=10)
     counts, _final = play_out(played, users, seed=10)
     running, users = started_game(players=2, seed=11)
-    play_out_partly(running, users, moves=3)
+    play_moves(running, users, 3)
     unplayed, _users = started_game(players=2, seed=12)
     Game.objects.update(moves_made=0)
     migration = importlib.import_module("games.migrations.0008_game_moves_made")
@@ -232,5 +218,5 @@ def test_moves_made_of_games_from_before_it_is_the_length_of_their_log() -> None
     assert made[played.pk] == len(counts) + 1 == Move.objects.filter(game=played).count()
     assert (made[running.pk], made[unplayed.pk]) == (3, 0)
     # And the next move goes on from there.
-    play_out_partly(running, users, moves=1)
+    play_moves(running, users, 1)
     assert list(Move.objects.filter(game=running).values_list("seq", flat=True)) == [1, 2, 3, 4]
