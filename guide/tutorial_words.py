@@ -110,12 +110,12 @@ def tip(tutorial: Tutorial) -> str:
 
 
 def outcome(tutorial: Tutorial) -> str:
-    game = tutorial.game
-    if game.loser == OPPONENT:
+    result = tutorial.game.outcome()
+    if result is not None and result.lost(OPPONENT):
         return gettext(
             "You got rid of all your cards while your opponent still holds some: they are the durak. Well played!"
         )
-    if game.loser == YOU:
+    if result is not None and result.lost(YOU):
         return gettext("You are the last one holding cards: this time you are the durak. Try again!")
     return gettext("Nobody holds any cards: a draw, there is no fool.")
 
