@@ -33,6 +33,9 @@
   let lostStream = false; // the stream was open, then cut: ask once it is back
   let inFlight = false;
   let again = false;
+  // The count the bell event that started the fetch in flight brought: the same count again (one
+  // change can tell a player's bell twice: their turn and their notification) asks nothing more.
+  let asked = null;
   let lastChime = 0;
   let audio = null;
   let tableVersion = null;
@@ -118,7 +121,13 @@
 
   document.addEventListener("durak:bell", (event) => {
     const waiting = event.detail && event.detail.waiting;
-    if (typeof waiting !== "number" || waiting !== count) refresh();
+    if (typeof waiting !== "number") {
+      refresh();
+      return;
+    }
+    if (waiting === count || (inFlight && waiting === asked)) return;
+    asked = waiting;
+    refresh();
   });
   document.addEventListener("durak:live", (event) => {
     const open = Boolean(event.detail && event.detail.open);
