@@ -30,8 +30,10 @@ class Outcome:
     first out first). ``loser``: the fool of a game without teams; ``losing_team``: the index
     (0 or 1, as :meth:`durak.Game.team_of`) of the team that lost a team game; both None in a
     draw. ``losers``: every player who lost (the fool, or each player of the losing team).
-    ``reason``: see :data:`EndReason`. ``player``: whom the end was about (the fool; the player
-    who ran out of time or resigned; the first of those a claim was made against)."""
+    ``reason``: see :data:`EndReason`. ``player``: whom the end was about: the fool of a game
+    without teams that ended by its cards; the player who ran out of time or resigned; the first
+    of those a claim was made against. None in a draw and when a team game ends by its cards (no
+    one player ended it: a whole side still held cards)."""
 
     order_out: tuple[int, ...]
     loser: int | None
