@@ -44,6 +44,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from durak_site.cache import redis_name
 from games import selectors
 from games.models import Game
 
@@ -242,7 +243,7 @@ class WaitSlots:
 
     @staticmethod
     def _key(user_id: int) -> str:
-        return f"api-waits:{user_id}"
+        return redis_name(f"api-waits:{user_id}")
 
     def take(self, user_id: int) -> Slot | None:
         """A slot for one more wait of the user, or None if they hold the most already."""

@@ -104,7 +104,9 @@ async def drive(
     shared = redis.Redis.from_url(f"redis://127.0.0.1:6379/{args.redis_db}")
 
     def held() -> int:
-        return sum(int(shared.zcard(f"api-waits:{user.pk}")) for user in users)
+        from durak_site.cache import redis_name
+
+        return sum(int(shared.zcard(redis_name(f"api-waits:{user.pk}"))) for user in users)
 
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=20)
     async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(600.0), limits=limits) as client:

@@ -10,11 +10,18 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
+
+
+def redis_name(name: str) -> str:
+    """``name`` as this site's key or channel in Redis: under ``REDIS_NAMESPACE`` when set."""
+    namespace = settings.REDIS_NAMESPACE
+    return f"{namespace}:{name}" if namespace else name
 
 
 class ForgivingRedisCache(RedisCache):
@@ -61,4 +68,26 @@ class ForgivingRedisCache(RedisCache):
             raise ValueError(f"Key '{key}' not found (cache unavailable)") from error
 
     def clear(self) -> Any:
-        return self._forgive("clear", False, super().clear)
+        """Django's ``clear`` empties the whole Redis database; with a ``KEY_PREFIX``
+        (``REDIS_NAMESPACE``) only this site's keys go, and whatever else shares it stays."""
+        if not self.key_prefix:
+            return self._forgive("clear", False, super().clear)
+        return self._forgive("clear", False, self._clear_own_keys)
+
+    def _clear_own_keys(self) -> bool:
+        client = self._cache.get_client(write=True)
+        pattern = f"{glob_escape(self.key_prefix)}:*"
+        batch: list[bytes] = []
+        for key in client.scan_iter(match=pattern, count=500):
+            batch.append(key)
+            if len(batch) == 500:
+                client.delete(*batch)
+                batch.clear()
+        if batch:
+            client.delete(*batch)
+        return True
+
+
+def glob_escape(text: str) -> str:
+    """``text`` matched literally in a Redis ``SCAN MATCH`` pattern."""
+    return "".join(f"\\{char}" if char in "*?[]\\" else char for char in text)

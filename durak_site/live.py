@@ -59,6 +59,8 @@ from django_eventstream.eventrequest import EventRequest
 from django_eventstream.utils import add_default_headers, get_channelmanager
 from django_eventstream.views import Listener, get_listener_manager, stream
 
+from durak_site.cache import redis_name
+
 logger = logging.getLogger(__name__)
 
 #: The most channels one stream may ask for: a page's own (its game, its chat, the user's bell)
@@ -107,12 +109,12 @@ def user_channel(user_id: int) -> str:
 
 def pubsub_channel() -> str:
     """The Redis pub/sub channel of this site: ``LIVE_REDIS_CHANNEL``, else one per Redis
-    database (pub/sub ignores databases, so two sites or test runs on one server would hear each
-    other's events)."""
+    database under ``REDIS_NAMESPACE`` (pub/sub ignores databases, so two sites or test runs on
+    one server would hear each other's events)."""
     if settings.LIVE_REDIS_CHANNEL:
         return str(settings.LIVE_REDIS_CHANNEL)
     database = urlsplit(settings.LIVE_REDIS_URL).path.strip("/") or "0"
-    return f"durak-live:{database}"
+    return redis_name(f"durak-live:{database}")
 
 
 class _Publisher:

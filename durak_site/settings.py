@@ -207,6 +207,12 @@ vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="durak <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
+# What this site's keys and pub/sub channel in Redis start with (none by default): sites, or test
+# runs, that share one Redis server each name their own and never read, clear or hear another's.
+# The cache's keys, the API's wait slots, the live pages' channel; the Celery broker has its own
+# CELERY_REDIS_KEY_PREFIX (default: this one).
+REDIS_NAMESPACE = env.str("REDIS_NAMESPACE", default="")
+
 # Celery. The filesystem transport needs no server; it loses ETA messages on a
 # hard kill, which the periodic timeout sweep (issue 4) makes good.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
@@ -235,7 +241,9 @@ elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
         "socket_connect_timeout": env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0),
         # Every broker key under this prefix (kombu's, none by default): processes sharing one
         # Redis database with another prefix never take each other's messages (the tests do).
-        "global_keyprefix": env.str("CELERY_REDIS_KEY_PREFIX", default=""),
+        "global_keyprefix": env.str(
+            "CELERY_REDIS_KEY_PREFIX", default=f"{REDIS_NAMESPACE}:" if REDIS_NAMESPACE else ""
+        ),
     }
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 # A broker that is down must not hold up a move: a publish gives up after a short connect timeout
@@ -346,6 +354,7 @@ if CACHE_URL:
         "default": {
             "BACKEND": "durak_site.cache.ForgivingRedisCache",
             "LOCATION": CACHE_URL,
+            "KEY_PREFIX": REDIS_NAMESPACE,
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }

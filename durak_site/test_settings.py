@@ -5,6 +5,7 @@ PostgreSQL, and ``tests/conftest.py`` fails the run if it cannot be reached.
 """
 
 import os
+import uuid
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/durak")
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key-" + "x" * 40)
@@ -16,6 +17,9 @@ os.environ.setdefault("NOTIFY_COALESCE_SECONDS", "0")
 # Production confirms email addresses before the first log-in; most tests sign up and play at
 # once. tests/security/test_production_settings.py checks the production default and the flow.
 os.environ.setdefault("ACCOUNT_EMAIL_VERIFICATION", "optional")
+# Each test process (an xdist worker, or a run without xdist) keeps its Redis keys and live channel
+# apart from any other run on the same Redis; the processes a test starts inherit its namespace.
+os.environ.setdefault("REDIS_NAMESPACE", f"test-{os.getpid()}-{uuid.uuid4().hex[:8]}")
 
 from .settings import *  # noqa: F403
 from .settings import BASE_DIR

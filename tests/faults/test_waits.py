@@ -18,6 +18,7 @@ import httpx
 import redis
 
 from accounts.models import User
+from durak_site.cache import redis_name
 from tests.celery_processes import REDIS_HOST, REDIS_PORT, _redis_db
 from tests.factories import LONGER_DEAL, UserFactory, started_game
 
@@ -60,7 +61,7 @@ async def timed(request: Any) -> tuple[httpx.Response, float]:
 
 
 def held_slots(client: redis.Redis, users: list[Any]) -> int:
-    return sum(int(client.zcard(f"api-waits:{user.pk}")) for user in users)
+    return sum(int(client.zcard(redis_name(f"api-waits:{user.pk}"))) for user in users)
 
 
 def run_in_a_loop_of_its_own(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
@@ -84,8 +85,7 @@ def run_in_a_loop_of_its_own(scenario: Callable[[], Coroutine[Any, Any, None]]) 
 def test_200_waits_on_one_process_hold_no_worker_and_a_move_wakes_its_own(site: Site) -> None:
     worker = os.environ.get("PYTEST_XDIST_WORKER", "master")
     redis_url = f"redis://{REDIS_HOST}:{REDIS_PORT}/{_redis_db(worker)}"
-    shared = redis.Redis.from_url(redis_url)
-    shared.flushdb()
+    shared = redis.Redis.from_url(redis_url)  # the slots are under this run's REDIS_NAMESPACE
     game, players = started_game(deal=LONGER_DEAL)
     other, _ = started_game(deal=LONGER_DEAL)
     watchers = [UserFactory() for _ in range(25)]  # 25 x 8 waits: 4 on each game, every slot
