@@ -1,19 +1,72 @@
-"""Engine speed: random full games per second of CPU time, and the mean cost of a step.
+"""Engine speed, today's engine against an older one: measured alternately, in one run, same seeds.
 
-Run by hand, on one core: ``python -m benchmarks.engine [--seconds 5]``. Not a timed test.
+    python -m benchmarks.engine                          # today's working tree alone
+    python -m benchmarks.engine --baseline 9395d95       # against the durak/ of a git revision
+    python -m benchmarks.engine --baseline REV --current REV2 --rounds 5 --seconds 1.0
+
+The working tree's ``durak/`` is copied when the run starts (an edit made during the run does not
+reach it), and ``--baseline`` extracts that revision's (``git archive REV durak``), each into a
+folder of its own. Every measurement runs in a fresh process whose ``sys.path`` holds one of the
+two engines, so they never share a process, and the baseline and the current engine take turns
+(who goes first alternates) so that a machine whose load changes during the run weighs on both
+alike. Times are CPU seconds of the measuring process (``time.process_time``), the same seeds on
+both sides. Each round measures every metric once per engine; the table shows the medians over
+the rounds and the median of the per-round ratios current/baseline, with their range:
+
+- ``both players``: random two-player ``classic`` games, asking both players' legal actions each
+  step and applying one of them at random (the loop of the peer comparison's ``ours.py``);
+  games per second and µs per step.
+- ``round trip``: ``Game.from_dict(d).to_dict()`` of mid-game states (``classic``, two players,
+  20 random steps in, several deals in turn), µs each.
+- ``search``: ``SearchBot`` playouts per CPU second over a fixed set of views, each decision
+  given a fixed number of playouts (``SearchBot(seconds=None, playouts=N)``, which every revision
+  has), so both engines do the same searches.
+- ``waiting``: random games for each preset and table size, asking only a player the game waits
+  for (``waiting_for()`` + ``legal_actions(player)`` + ``apply``); games per second.
+
+Defaults take a few minutes. Run by hand; not a timed test.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import json
+import os
 import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from durak import Game, Rules
+if TYPE_CHECKING:
+    from durak import Game, Rules
+
+PROJECT = Path(__file__).resolve().parent.parent
+
+#: Presets and table sizes of the ``waiting`` metric.
+WAITING = [("classic", 2), ("classic", 4), ("perevodnoy", 2), ("perevodnoy", 4)]
+#: Mid-game states: this many deals, this many random steps in.
+STATES, STEPS_IN = 8, 20
+#: Search views: deals, steps in for each, and playouts a decision.
+SEARCH_STEPS_IN = (2, 12, 24, 40)
+SEARCH_DEALS = 3
+PLAYOUTS = 40
+
+
+# --- measurements, run in a worker process that sees one engine ------------------------------------
 
 
 def random_game(rules: Rules, players: int, seed: int) -> tuple[Game, int]:
-    """Play one game to the end with random legal actions; return it and the number of actions."""
+    """Play one game to the end with random legal actions of a player the game waits for; return
+    it and the number of actions."""
+    from durak import Game
+
     rng = random.Random(seed)
     game = Game.new(rules, players, seed)
     steps = 0
@@ -24,7 +77,36 @@ def random_game(rules: Rules, players: int, seed: int) -> tuple[Game, int]:
     return game, steps
 
 
-def games_per_second(preset: str, players: int, seconds: float) -> tuple[float, float]:
+def both_players_game(rules: Rules, seed: int) -> int:
+    """Play one two-player game to the end, choosing among both players' legal actions each step;
+    return the number of actions."""
+    from durak import Game
+
+    rng = random.Random(seed)
+    game = Game.new(rules, 2, seed)
+    steps = 0
+    while not game.over:
+        options = [a for p in (0, 1) for a in game.legal_actions(p)]
+        game.apply(rng.choice(options))
+        steps += 1
+    return steps
+
+
+def measure_both(seconds: float) -> dict[str, float]:
+    from durak import Rules
+
+    rules = Rules.preset("classic")
+    games = steps = 0
+    start = time.process_time()
+    while (elapsed := time.process_time() - start) < seconds:
+        steps += both_players_game(rules, seed=games)
+        games += 1
+    return {"games/s": games / elapsed, "µs/step": elapsed / steps * 1e6}
+
+
+def measure_waiting(preset: str, players: int, seconds: float) -> dict[str, float]:
+    from durak import Rules
+
     rules = Rules.preset(preset)
     games = steps = 0
     start = time.process_time()
@@ -32,18 +114,236 @@ def games_per_second(preset: str, players: int, seconds: float) -> tuple[float, 
         _, n = random_game(rules, players, seed=games)
         games += 1
         steps += n
-    return games / elapsed, elapsed / steps
+    return {"games/s": games / elapsed, "µs/step": elapsed / steps * 1e6}
+
+
+def played_in(seed: int, steps: int) -> tuple[Game, list[dict[str, Any]]] | None:
+    """A two-player ``classic`` game ``steps`` random actions in (of either player), with its
+    public log, or None if it ends sooner. The choice does not depend on the order in which an
+    engine lists its actions, so every revision reaches the same state."""
+    from durak import Game, Rules
+
+    rng = random.Random(seed)
+    game = Game.new(Rules.preset("classic"), 2, seed)
+    log: list[dict[str, Any]] = []
+    for _ in range(steps):
+        if game.over:
+            return None
+        options = sorted(
+            (a for p in (0, 1) for a in game.legal_actions(p)), key=lambda a: json.dumps(a, sort_keys=True)
+        )
+        action = rng.choice(options)
+        game.apply(action)
+        log.append({"action": action, "events": list(game.events)})
+    return None if game.over else (game, log)
+
+
+def measure_round_trip(seconds: float) -> dict[str, float]:
+    from durak import Game
+
+    states: list[dict[str, Any]] = []
+    seed = 0
+    while len(states) < STATES:
+        played = played_in(seed, STEPS_IN)
+        seed += 1
+        if played is not None:
+            states.append(json.loads(json.dumps(played[0].to_dict())))  # as stored: plain JSON
+    trips = 0
+    start = time.process_time()
+    while (elapsed := time.process_time() - start) < seconds:
+        for state in states:
+            Game.from_dict(state).to_dict()
+        trips += len(states)
+    return {"µs": elapsed / trips * 1e6}
+
+
+def search_views() -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Views with a choice to make (and their public logs) at several stages of a few deals."""
+    views = []
+    for seed in range(SEARCH_DEALS):
+        for steps in SEARCH_STEPS_IN:
+            played = played_in(seed, steps)
+            if played is None:
+                continue
+            game, log = played
+            for player in game.waiting_for():
+                view = game.view(player)
+                if len(view["actions"]) > 1:
+                    views.append((view, log))
+                    break
+    return views
+
+
+def measure_search(seconds: float) -> dict[str, float]:
+    from durak.bots import SearchBot
+
+    views = search_views()
+    playouts = decisions = 0
+    start = time.process_time()
+    while (elapsed := time.process_time() - start) < seconds:
+        view, log = views[decisions % len(views)]
+        bot = SearchBot(seconds=None, playouts=PLAYOUTS, seed=decisions)
+        bot.choose(view, log)
+        # Every candidate action is played out once per sampled deal until the budget is reached.
+        candidates = len(view["actions"])
+        run = -(-PLAYOUTS // candidates) * candidates
+        counted = getattr(bot, "playouts_run", run)  # a revision before the counter: computed
+        if counted != run:
+            raise RuntimeError(f"the search bot ran {counted} playouts, {run} expected")
+        playouts += run
+        decisions += 1
+    return {"playouts/s": playouts / elapsed}
+
+
+def measure(metric: str, seconds: float) -> dict[str, float]:
+    if metric == "both":
+        return measure_both(seconds)
+    if metric == "round_trip":
+        return measure_round_trip(seconds)
+    if metric == "search":
+        return measure_search(seconds)
+    kind, preset, players = metric.split(":")
+    if kind != "waiting":
+        raise ValueError(f"no metric {metric!r}")
+    return measure_waiting(preset, int(players), seconds)
+
+
+def worker(metric: str, seconds: float, engine: str) -> None:
+    """Measure one metric with the engine under ``engine`` and print it as JSON."""
+    import durak
+
+    if not Path(durak.__file__).resolve().is_relative_to(Path(engine).resolve()):
+        raise RuntimeError(f"imported {durak.__file__}, not the engine under {engine}")
+    print(json.dumps(measure(metric, seconds)))
+
+
+# --- the run: engines in folders of their own, measured in turn ----------------------------------
+
+#: (metric, value, label, whether higher is better), in the order of the table.
+ROWS = [
+    ("both", "games/s", "both players, classic 2p: games/s", True),
+    ("both", "µs/step", "both players, classic 2p: µs/step", False),
+    ("round_trip", "µs", "from_dict + to_dict, mid-game: µs", False),
+    ("search", "playouts/s", "search bot: playouts/s", True),
+    *((f"waiting:{p}:{n}", "games/s", f"waiting for, {p} {n}p: games/s", True) for p, n in WAITING),
+]
+
+
+def snapshot(revision: str | None, into: Path) -> Path:
+    """Put the ``durak/`` package of ``revision`` (None: the working tree) under ``into``."""
+    into.mkdir(parents=True)
+    if revision is None:
+        shutil.copytree(PROJECT / "durak", into / "durak", ignore=shutil.ignore_patterns("__pycache__"))
+        return into
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", revision, "durak"], cwd=PROJECT, capture_output=True, check=True
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def run_worker(engine: Path, metric: str, seconds: float) -> dict[str, float]:
+    # The script by its path, not ``-m``: ``-m`` would put the working directory, and with it the
+    # working tree's durak/, ahead of PYTHONPATH.
+    env = {**os.environ, "PYTHONPATH": str(engine)}
+    command = [
+        sys.executable,
+        __file__,
+        "--worker",
+        metric,
+        "--seconds",
+        str(seconds),
+        "--engine",
+        str(engine),
+    ]
+    done = subprocess.run(command, env=env, cwd=engine, capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"{metric} with {engine} failed:\n{done.stderr}")
+    result: dict[str, float] = json.loads(done.stdout)
+    return result
+
+
+def describe(revision: str | None) -> str:
+    if revision is None:
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "durak"], cwd=PROJECT, capture_output=True, text=True
+        ).stdout.strip()
+        head = describe("HEAD")
+        return f"working tree ({head}{', with uncommitted changes to durak/' if dirty else ''})"
+    return subprocess.run(
+        ["git", "log", "-1", "--format=%h %s", revision],
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=5.0, help="time per measurement")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--baseline", help="git revision whose durak/ to compare with")
+    parser.add_argument("--current", help="git revision to measure instead of the working tree")
+    parser.add_argument("--rounds", type=int, default=5, help="measurements of each metric per engine")
+    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds a measurement")
+    parser.add_argument("--verbose", action="store_true", help="print each measurement")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--engine", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    print(f"{'preset':<12}{'players':>8}{'games/s':>12}{'µs per step':>14}")
-    for preset, players in [("classic", 2), ("classic", 4), ("perevodnoy", 2), ("perevodnoy", 4)]:
-        rate, per_step = games_per_second(preset, players, args.seconds)
-        print(f"{preset:<12}{players:>8}{rate:>12.0f}{per_step * 1e6:>14.1f}")
-    print("a step is waiting_for() + legal_actions(player) + apply(action)")
+    if args.worker:
+        worker(args.worker, args.seconds, args.engine)
+        return
+
+    metrics = list(dict.fromkeys(metric for metric, *_ in ROWS))
+    with tempfile.TemporaryDirectory(prefix="durak-bench-") as tmp:
+        engines = {"current": snapshot(args.current, Path(tmp) / "current")}
+        print(f"current:  {describe(args.current)}")
+        if args.baseline:
+            engines["baseline"] = snapshot(args.baseline, Path(tmp) / "baseline")
+            print(f"baseline: {describe(args.baseline)}")
+        print(
+            f"{args.rounds} rounds, {args.seconds} CPU s a measurement, Python {sys.version.split()[0]}, "
+            f"load average {os.getloadavg()[0]:.1f} at the start",
+            flush=True,
+        )
+        results: dict[tuple[str, str], list[dict[str, float]]] = {}
+        turn = 0
+        for round_ in range(args.rounds):
+            for metric in metrics:
+                names = list(engines)
+                if turn % 2:
+                    names.reverse()
+                turn += 1
+                for name in names:
+                    result = run_worker(engines[name], metric, args.seconds)
+                    results.setdefault((name, metric), []).append(result)
+                    if args.verbose:
+                        print(f"  round {round_ + 1} {name:<8} {metric:<22} {result}", flush=True)
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+    print_table(results, args.baseline is not None)
+
+
+def print_table(results: dict[tuple[str, str], list[dict[str, float]]], compared: bool) -> None:
+    if not compared:
+        print(f"{'metric':<40}{'median':>12}{'min':>12}{'max':>12}")
+        for metric, value, label, _ in ROWS:
+            values = [r[value] for r in results["current", metric]]
+            print(f"{label:<40}{statistics.median(values):>12.1f}{min(values):>12.1f}{max(values):>12.1f}")
+        return
+    print(f"{'metric':<40}{'baseline':>11}{'current':>11}{'ratio':>8}{'ratio range':>15}{'speed-up':>10}")
+    for metric, value, label, higher_is_better in ROWS:
+        base = [r[value] for r in results["baseline", metric]]
+        current = [r[value] for r in results["current", metric]]
+        ratios = [c / b for b, c in zip(base, current, strict=True)]
+        ratio = statistics.median(ratios)
+        speed_up = ratio if higher_is_better else 1 / ratio
+        print(
+            f"{label:<40}{statistics.median(base):>11.1f}{statistics.median(current):>11.1f}"
+            f"{ratio:>8.3f}{f'{min(ratios):.3f}-{max(ratios):.3f}':>15}{speed_up:>9.2f}x"
+        )
+    print("ratio: current/baseline, the median of the rounds' ratios; speed-up: how many times faster today")
 
 
 if __name__ == "__main__":

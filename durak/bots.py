@@ -148,7 +148,16 @@ class SearchBot:
     """Determinised search (perfect-information Monte Carlo): deal the unseen cards at random in
     every way consistent with what is public, play each candidate action out many times with the
     rule-of-thumb policy (with a little randomness), and keep the action that left this seat the
-    fool least often. ``seconds`` or ``playouts`` bound the work per decision."""
+    fool least often. ``seconds`` or ``playouts`` bound the work per decision; ``playouts_run``
+    counts the playouts of every decision so far (for benchmarks).
+
+    >>> from durak import Game, Rules
+    >>> game = Game.new(Rules.preset("classic"), players=2, seed=1)
+    >>> view = game.view(game.attacker)
+    >>> bot = SearchBot(seconds=None, playouts=1, seed=1)
+    >>> bot.choose(view) in view["actions"], bot.playouts_run == len(view["actions"])
+    (True, True)
+    """
 
     name = "search"
 
@@ -165,6 +174,7 @@ class SearchBot:
         self.playouts = playouts
         self.rng = random.Random(seed)
         self.epsilon = epsilon
+        self.playouts_run = 0
 
     def choose(self, view: dict[str, Any], log: Sequence[LogEntry] = ()) -> Action:
         actions = view["actions"]
@@ -188,6 +198,7 @@ class SearchBot:
                     scores[index] += 1.0
                 else:
                     scores[index] += self._playout(trial, seat)
+                    self.playouts_run += 1
                 counts[index] += 1
                 done += 1
             if self.playouts is not None and done >= self.playouts:
