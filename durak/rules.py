@@ -1,7 +1,8 @@
 """The rule options and the presets that play each rule text.
 
-Every preset is one :class:`Rules` value; an option changes one predicate of the engine, never a
-preset name check.
+A :class:`Preset` is data, a row of :data:`PRESET_TABLE` found by :func:`find_preset`: the options
+it changes. An option changes one predicate of the engine, never a preset name check, so a preset
+with an option changed plays like any other rules with those options.
 
 >>> rules = Rules.preset("perevodnoy")
 >>> rules.transfer, rules.deck_size
@@ -15,8 +16,10 @@ True
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from types import MappingProxyType
+from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
 
 from durak.cards import LOWEST_RANK
 from durak.enchanted import ENCHANTABLE_RANKS
@@ -27,112 +30,144 @@ class RulesError(DurakError):
     """Options that do not make a playable game."""
 
 
-def _option(default: Any, help: str, choices: tuple[Any, ...] | None = None) -> Any:
-    return field(default=default, metadata={"help": help, "choices": choices})
+# The values of each choice option. A field's type states them once: the form's and the API's
+# choices and the check of stored and posted values are read from it (``typing.get_args``).
+DeckSize = Literal[24, 36, 52]
+TrumpSwap = Literal["never", "before_first_attack", "while_stock"]
+ThrowIn = Literal["all", "neighbours"]
+ThrowPriority = Literal["attacker_first", "free"]
+ThrowWhen = Literal["any_time", "after_first_beat", "all_beaten"]
+OpeningLimitUntil = Literal["first_bout", "first_defence"]
+FirstAttacker = Literal["lowest_trump", "left_of_dealer"]
+NoTrumpFirstAttacker = Literal["left_of_dealer", "dealer"]
+LaterFirstAttacker = Literal["left_of_dealer", "lowest_trump"]
+DrawOrder = Literal["clockwise", "counterclockwise"]
+Teams = Literal["none", "partners", "black_book"]
+OnTimeout = Literal["fool", "auto"]
 
 
 @dataclass(frozen=True)
 class Rules:
     """The options of one game of durak. Build them with :meth:`preset`."""
 
-    deck_size: int = _option(36, gettext_noop("Cards in the deck"), (24, 36, 52))
-    hand_size: int = _option(6, gettext_noop("Cards dealt to each player, and drawn back up to"))
-    max_attack: int | None = _option(
-        6, gettext_noop("Most attack cards in one bout (empty: as many as the hand size)")
+    deck_size: DeckSize = field(default=36, metadata={"help": gettext_noop("Cards in the deck")})
+    hand_size: int = field(
+        default=6, metadata={"help": gettext_noop("Cards dealt to each player, and drawn back up to")}
     )
-    multi_card_attack: bool = _option(
-        True, gettext_noop("The opening attack may be several cards of one rank at once")
+    max_attack: int | None = field(
+        default=6,
+        metadata={"help": gettext_noop("Most attack cards in one bout (empty: as many as the hand size)")},
     )
-    transfer: bool = _option(
-        False,
-        gettext_noop(
-            "Transfer (perevodnoy): the defender may pass the attack on with a card of the same rank"
-        ),
+    multi_card_attack: bool = field(
+        default=True,
+        metadata={"help": gettext_noop("The opening attack may be several cards of one rank at once")},
     )
-    trump_swap: str = _option(
-        "while_stock",
-        gettext_noop("Who holds the lowest trump may swap it for the face-up trump card"),
-        ("never", "before_first_attack", "while_stock"),
+    transfer: bool = field(
+        default=False,
+        metadata={
+            "help": gettext_noop(
+                "Transfer (perevodnoy): the defender may pass the attack on with a card of the same rank"
+            )
+        },
     )
-    throw_in: str = _option(
-        "all",
-        gettext_noop("Who may throw in: everyone but the defender, or only the defender's two neighbours"),
-        ("all", "neighbours"),
+    trump_swap: TrumpSwap = field(
+        default="while_stock",
+        metadata={"help": gettext_noop("Who holds the lowest trump may swap it for the face-up trump card")},
     )
-    throw_priority: str = _option(
-        "attacker_first",
-        gettext_noop("The main attacker throws in first, or anyone at any moment"),
-        ("attacker_first", "free"),
+    throw_in: ThrowIn = field(
+        default="all",
+        metadata={
+            "help": gettext_noop(
+                "Who may throw in: everyone but the defender, or only the defender's two neighbours"
+            )
+        },
     )
-    throw_when: str = _option(
-        "any_time",
-        gettext_noop(
-            "When cards may be added: any time, once the first card is beaten, or when all are beaten"
-        ),
-        ("any_time", "after_first_beat", "all_beaten"),
+    throw_priority: ThrowPriority = field(
+        default="attacker_first",
+        metadata={"help": gettext_noop("The main attacker throws in first, or anyone at any moment")},
     )
-    add_after_take: bool = _option(
-        True, gettext_noop("After the defender says 'take', the others may still add cards")
+    throw_when: ThrowWhen = field(
+        default="any_time",
+        metadata={
+            "help": gettext_noop(
+                "When cards may be added: any time, once the first card is beaten, or when all are beaten"
+            )
+        },
     )
-    opening_limit: int | None = _option(
-        None, gettext_noop("A lower limit of attack cards at the start of the game (usually 5; empty: none)")
+    add_after_take: bool = field(
+        default=True,
+        metadata={"help": gettext_noop("After the defender says 'take', the others may still add cards")},
     )
-    opening_limit_until: str = _option(
-        "first_bout",
-        gettext_noop(
-            "The opening limit holds for the first bout, or until someone first defends successfully"
-        ),
-        ("first_bout", "first_defence"),
+    opening_limit: int | None = field(
+        default=None,
+        metadata={
+            "help": gettext_noop(
+                "A lower limit of attack cards at the start of the game (usually 5; empty: none)"
+            )
+        },
     )
-    opening_limit_min_players: int = _option(
-        4, gettext_noop("The opening limit applies only with at least this many players")
+    opening_limit_until: OpeningLimitUntil = field(
+        default="first_bout",
+        metadata={
+            "help": gettext_noop(
+                "The opening limit holds for the first bout, or until someone first defends successfully"
+            )
+        },
     )
-    first_attacker: str = _option(
-        "lowest_trump",
-        gettext_noop("Who attacks first in the first game"),
-        ("lowest_trump", "left_of_dealer"),
+    opening_limit_min_players: int = field(
+        default=4,
+        metadata={"help": gettext_noop("The opening limit applies only with at least this many players")},
     )
-    no_trump_first_attacker: str = _option(
-        "left_of_dealer",
-        gettext_noop("Who attacks first when nobody holds a trump"),
-        ("left_of_dealer", "dealer"),
+    first_attacker: FirstAttacker = field(
+        default="lowest_trump", metadata={"help": gettext_noop("Who attacks first in the first game")}
     )
-    later_first_attacker: str = _option(
-        "left_of_dealer",
-        gettext_noop("Who attacks first in later games of a series (the fool deals)"),
-        ("left_of_dealer", "lowest_trump"),
+    no_trump_first_attacker: NoTrumpFirstAttacker = field(
+        default="left_of_dealer",
+        metadata={"help": gettext_noop("Who attacks first when nobody holds a trump")},
     )
-    draw_order: str = _option(
-        "clockwise",
-        gettext_noop("After the main attacker, the others draw clockwise or in reverse turn order"),
-        ("clockwise", "counterclockwise"),
+    later_first_attacker: LaterFirstAttacker = field(
+        default="left_of_dealer",
+        metadata={"help": gettext_noop("Who attacks first in later games of a series (the fool deals)")},
+    )
+    draw_order: DrawOrder = field(
+        default="clockwise",
+        metadata={
+            "help": gettext_noop(
+                "After the main attacker, the others draw clockwise or in reverse turn order"
+            )
+        },
     )
 
-    teams: str = _option(
-        "none",
-        gettext_noop(
-            "Team play: none; the Full rules' partners (2 v 2 or 3 v 3, alternating seats); "
-            "or the Black Book's team durak (2 v 2)"
-        ),
-        ("none", "partners", "black_book"),
+    teams: Teams = field(
+        default="none",
+        metadata={
+            "help": gettext_noop(
+                "Team play: none; the Full rules' partners (2 v 2 or 3 v 3, alternating seats); "
+                "or the Black Book's team durak (2 v 2)"
+            )
+        },
     )
-    enchanted: tuple[str, ...] = _option(
-        (), gettext_noop("The Black Book's enchanted ranks (36 cards only), e.g. 6 and 7")
+    enchanted: tuple[str, ...] = field(
+        default=(),
+        metadata={"help": gettext_noop("The Black Book's enchanted ranks (36 cards only), e.g. 6 and 7")},
     )
-    on_timeout: str = _option(
-        "fool",
-        gettext_noop(
-            "A player who runs out of time is the fool at once, or gets a safe automatic move "
-            "and is the fool only at a second timeout in a row"
-        ),
-        ("fool", "auto"),
+    on_timeout: OnTimeout = field(
+        default="fool",
+        metadata={
+            "help": gettext_noop(
+                "A player who runs out of time is the fool at once, or gets a safe automatic move "
+                "and is the fool only at a second timeout in a row"
+            )
+        },
     )
-    claim_after_days: int = _option(
-        14,
-        gettext_noop(
-            "In a game without a clock: the days the game must wait on the same players, with no "
-            "move made, before the others may claim it (those it waits on lose as if they had resigned)"
-        ),
+    claim_after_days: int = field(
+        default=14,
+        metadata={
+            "help": gettext_noop(
+                "In a game without a clock: the days the game must wait on the same players, with no "
+                "move made, before the others may claim it (those it waits on lose as if they had resigned)"
+            )
+        },
     )
 
     def __post_init__(self) -> None:
@@ -146,7 +181,8 @@ class Rules:
             object.__setattr__(self, "enchanted", ordered)
         for spec in dataclasses.fields(self):
             value = getattr(self, spec.name)
-            choices = spec.metadata["choices"]
+            # The types are not checked at run time and the values come from JSON: check them here.
+            choices = _CHOICES.get(spec.name)
             if choices is not None and value not in choices:
                 raise RulesError(
                     gettext_noop("{option} must be one of {choices}, not {value}"),
@@ -180,7 +216,7 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str, **overrides: Any) -> Rules:
-        """The rules of a preset, with some options changed.
+        """The rules of a preset, with some options changed (:meth:`Preset.options_with`).
 
         >>> Rules.preset("tabletop", deck_size=52).hand_size
         7
@@ -189,21 +225,7 @@ class Rules:
         ...
         durak.rules.RulesError: unknown preset 'poker': choose one of classic, perevodnoy, ...
         """
-        try:
-            options = dict(_PRESET_OPTIONS[name])
-        except KeyError:
-            raise RulesError(
-                gettext_noop("unknown preset {name}: choose one of {presets}"),
-                name=repr(name),
-                presets=", ".join(PRESETS),
-            ) from None
-        unknown = set(overrides) - _TYPES.keys()
-        if unknown:
-            raise RulesError(gettext_noop("unknown option {options}"), options=", ".join(sorted(unknown)))
-        if name == "tabletop" and overrides.get("deck_size") == 52 and "hand_size" not in overrides:
-            options["hand_size"] = 7  # "If the large deck is used deal seven (usually)"
-        options.update(overrides)
-        return cls(**options)
+        return cls(**find_preset(name).options_with(overrides))
 
     @property
     def swap_rank(self) -> str:
@@ -288,7 +310,7 @@ class Rules:
         defaults = cls().to_dict()
         for spec in dataclasses.fields(cls):
             kind = _TYPES[spec.name]
-            choices = spec.metadata["choices"]
+            choices: tuple[Any, ...] | None = _CHOICES.get(spec.name)
             if spec.name == "enchanted":
                 type_name, choices = "ranks", ENCHANTABLE_RANKS
             elif choices is not None:
@@ -318,49 +340,130 @@ _TYPES: Final[dict[str, type]] = {
     spec.name: (int if spec.name in _OPTIONAL_INTS else type(spec.default))
     for spec in dataclasses.fields(Rules)
 }
+# The values each choice option may take, in the order forms offer them, read from its ``Literal``.
+_CHOICES: Final[dict[str, tuple[str | int, ...]]] = {
+    name: get_args(hint) for name, hint in get_type_hints(Rules).items() if get_origin(hint) is Literal
+}
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of options that plays one rule text: the options it changes from the
+    defaults, and what its text says that an option chosen on top of it changes.
+
+    >>> tabletop = find_preset("tabletop")
+    >>> tabletop.options["first_attacker"], dict(tabletop.hand_sizes)
+    ('left_of_dealer', {52: 7})
+    """
+
+    name: str
+    #: What it plays, in a sentence (``gettext_noop``: the site translates it).
+    description: str
+    #: The options it changes from :class:`Rules`' defaults.
+    options: Mapping[str, Any] = field(default_factory=dict)
+    #: Hand size by deck size, where the rule text deals differently with another deck than its
+    #: own; the hand size asked for wins.
+    hand_sizes: Mapping[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # Read-only, so that a caller cannot change a preset every later game would be built from.
+        object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+        object.__setattr__(self, "hand_sizes", MappingProxyType(dict(self.hand_sizes)))
+
+    def options_with(self, overrides: Mapping[str, Any]) -> dict[str, Any]:
+        """This preset's options with some changed, for :class:`Rules` (see :meth:`Rules.preset`).
+
+        >>> find_preset("tabletop").options_with({"deck_size": 52})["hand_size"]
+        7
+        >>> find_preset("tabletop").options_with({"deck_size": 52, "hand_size": 6})["hand_size"]
+        6
+        """
+        unknown = set(overrides) - _TYPES.keys()
+        if unknown:
+            raise RulesError(gettext_noop("unknown option {options}"), options=", ".join(sorted(unknown)))
+        options = {**self.options, **overrides}
+        deck = options.get("deck_size", Rules.deck_size)
+        if "hand_size" not in overrides and deck in self.hand_sizes:
+            options["hand_size"] = self.hand_sizes[deck]
+        return options
+
+
+#: Every preset, in display order.
+PRESET_TABLE: Final[tuple[Preset, ...]] = (
+    Preset(
+        "classic",
+        gettext_noop("Podkidnoy, the Full rules: throw-in with attacker priority, trump 6 swap"),
+    ),
+    Preset(
+        "perevodnoy",
+        gettext_noop("The Full rules' transfer variant: pass the attack on with a same-rank card"),
+        {"transfer": True},
+    ),
+    Preset(
+        "black_book",
+        gettext_noop("The Black Book: transfer, throw in any time, limit of 5 until the first defence"),
+        {
+            "multi_card_attack": False,
+            "transfer": True,
+            "trump_swap": "never",
+            "throw_priority": "free",
+            "opening_limit": 5,
+            "opening_limit_until": "first_defence",
+            "opening_limit_min_players": 2,
+            "no_trump_first_attacker": "dealer",
+            "later_first_attacker": "lowest_trump",
+            "draw_order": "counterclockwise",
+        },
+    ),
+    Preset(
+        "tabletop",
+        gettext_noop("Tabletop Simulator: left of the dealer attacks, others join after the first beat"),
+        {
+            "max_attack": None,
+            "multi_card_attack": False,
+            "trump_swap": "before_first_attack",
+            "throw_priority": "free",
+            "throw_when": "after_first_beat",
+            "first_attacker": "left_of_dealer",
+        },
+        # "If the large deck is used deal seven (usually)"
+        hand_sizes={52: 7},
+    ),
+    Preset(
+        "durak24",
+        gettext_noop("durak24.com: 24 cards (9 to ace), one card at a time"),
+        {
+            "deck_size": 24,
+            "multi_card_attack": False,
+            "trump_swap": "never",
+            "throw_when": "all_beaten",
+            "add_after_take": False,
+            "later_first_attacker": "lowest_trump",
+        },
+    ),
+)
+
+_PRESETS_BY_NAME: Final = {preset.name: preset for preset in PRESET_TABLE}
 
 #: Presets in display order: name -> what it plays.
-PRESETS: Final = {
-    "classic": gettext_noop("Podkidnoy, the Full rules: throw-in with attacker priority, trump 6 swap"),
-    "perevodnoy": gettext_noop("The Full rules' transfer variant: pass the attack on with a same-rank card"),
-    "black_book": gettext_noop(
-        "The Black Book: transfer, throw in any time, limit of 5 until the first defence"
-    ),
-    "tabletop": gettext_noop(
-        "Tabletop Simulator: left of the dealer attacks, others join after the first beat"
-    ),
-    "durak24": gettext_noop("durak24.com: 24 cards (9 to ace), one card at a time"),
-}
+PRESETS: Final = {preset.name: preset.description for preset in PRESET_TABLE}
 
-_PRESET_OPTIONS: Final[dict[str, dict[str, Any]]] = {
-    "classic": {},
-    "perevodnoy": {"transfer": True},
-    "black_book": {
-        "multi_card_attack": False,
-        "transfer": True,
-        "trump_swap": "never",
-        "throw_priority": "free",
-        "opening_limit": 5,
-        "opening_limit_until": "first_defence",
-        "opening_limit_min_players": 2,
-        "no_trump_first_attacker": "dealer",
-        "later_first_attacker": "lowest_trump",
-        "draw_order": "counterclockwise",
-    },
-    "tabletop": {
-        "max_attack": None,
-        "multi_card_attack": False,
-        "trump_swap": "before_first_attack",
-        "throw_priority": "free",
-        "throw_when": "after_first_beat",
-        "first_attacker": "left_of_dealer",
-    },
-    "durak24": {
-        "deck_size": 24,
-        "multi_card_attack": False,
-        "trump_swap": "never",
-        "throw_when": "all_beaten",
-        "add_after_take": False,
-        "later_first_attacker": "lowest_trump",
-    },
-}
+
+def find_preset(name: str) -> Preset:
+    """The preset called ``name``.
+
+    >>> find_preset("perevodnoy").options
+    mappingproxy({'transfer': True})
+    >>> find_preset("Classic")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    durak.rules.RulesError: unknown preset 'Classic': choose one of classic, perevodnoy, ...
+    """
+    try:
+        return _PRESETS_BY_NAME[name]
+    except KeyError:
+        raise RulesError(
+            gettext_noop("unknown preset {name}: choose one of {presets}"),
+            name=repr(name),
+            presets=", ".join(PRESETS),
+        ) from None
