@@ -125,7 +125,7 @@ def main() -> None:
         rate = fools / games
         print(
             f"{pair:<18}{games:>7}{fools:>7}{draws:>7}{rate:>10.1%}   [{low:.1%}, {high:.1%}]"
-            f"{cpu:>9.0f}{cpu / games:>14.2f}{time.perf_counter() - start:>8.0f}"
+            f"{cpu:>9.0f}{cpu / games:>14.3f}{time.perf_counter() - start:>8.0f}"
         )
 
 

@@ -309,13 +309,13 @@ def main() -> None:
             flush=True,
         )
         results: dict[tuple[str, str], list[dict[str, float]]] = {}
-        turn = 0
         for round_ in range(args.rounds):
-            for metric in metrics:
+            for index, metric in enumerate(metrics):
+                # Who goes first alternates from metric to metric and, for each metric, from round
+                # to round.
                 names = list(engines)
-                if turn % 2:
+                if (round_ + index) % 2:
                     names.reverse()
-                turn += 1
                 for name in names:
                     result = run_worker(engines[name], metric, args.seconds)
                     results.setdefault((name, metric), []).append(result)
