@@ -349,7 +349,7 @@ _CHOICES: Final[dict[str, tuple[str | int, ...]]] = {
 @dataclass(frozen=True)
 class Preset:
     """A named set of options that plays one rule text: the options it changes from the
-    defaults, and what its text says that an option chosen on top of it changes.
+    defaults, and the hand its text deals when another deck is chosen (Tabletop: seven of 52).
 
     >>> tabletop = find_preset("tabletop")
     >>> tabletop.options["first_attacker"], dict(tabletop.hand_sizes)
