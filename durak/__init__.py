@@ -10,10 +10,13 @@ Standard library only. Every rule of the site lives here; the web app asks, it n
 ['black_book', 'classic', 'durak24', 'perevodnoy', 'tabletop']
 """
 
+from durak.actions import ACTION_TYPES, PREFERENCE_ACTION_TYPES, SYSTEM_ACTION_TYPES, Action, Move
+from durak.bout import Bout
 from durak.cards import (
     DECK_SIZES,
     RANKS,
     SUITS,
+    beats,
     card_rank,
     card_suit,
     deck,
@@ -21,20 +24,12 @@ from durak.cards import (
     pretty,
     sort_hand,
 )
-from durak.game import (
-    ACTION_TYPES,
-    PREFERENCE_ACTION_TYPES,
-    STATE_FORMAT,
-    SYSTEM_ACTION_TYPES,
-    Action,
-    Game,
-    IllegalAction,
-    NoPlayerLeft,
-    beats,
-)
+from durak.errors import IllegalAction, NoPlayerLeft
+from durak.game import Game
 from durak.messages import DurakError
 from durak.outcome import EndReason, Outcome
 from durak.rules import PRESETS, Rules, RulesError
+from durak.state import STATE_FORMAT
 
 __all__ = [
     "ACTION_TYPES",
@@ -46,10 +41,12 @@ __all__ = [
     "SUITS",
     "SYSTEM_ACTION_TYPES",
     "Action",
+    "Bout",
     "DurakError",
     "EndReason",
     "Game",
     "IllegalAction",
+    "Move",
     "NoPlayerLeft",
     "Outcome",
     "Rules",

@@ -12,6 +12,7 @@ Cards are plain strings, rank then suit: ``"10H"``, ``"QS"``, ``"6C"``.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Final
 
 SUITS: Final = ("S", "H", "D", "C")
@@ -29,6 +30,9 @@ RANK_VALUE: Final[dict[str, int]] = {
     rank + suit: value for value, rank in enumerate(RANKS, start=2) for suit in SUITS
 }
 ALL_CARDS: Final = frozenset(RANK_VALUE)
+#: The rank and the suit of every card, looked up rather than sliced where the engine runs hot.
+RANK_OF: Final[dict[str, str]] = {rank + suit: rank for rank in RANKS for suit in SUITS}
+SUIT_OF: Final[dict[str, str]] = {rank + suit: suit for rank in RANKS for suit in SUITS}
 
 
 def card_rank(card: str) -> str:
@@ -48,6 +52,33 @@ def is_card(value: object) -> bool:
     (True, False, False)
     """
     return isinstance(value, str) and value in ALL_CARDS
+
+
+def beats(attack: str, defence: str, trump: str | None) -> bool:
+    """Whether ``defence`` beats ``attack``: a higher card of its suit, or any trump on a non-trump.
+
+    >>> beats("9S", "10S", "H"), beats("9S", "6H", "H")
+    (True, True)
+    >>> beats("9H", "AS", "H"), beats("9H", "8H", "H")
+    (False, False)
+    """
+    if attack[-1] == defence[-1]:
+        return RANK_VALUE[defence] > RANK_VALUE[attack]
+    return defence[-1] == trump
+
+
+@cache
+def beaters(trump: str | None) -> dict[str, frozenset[str]]:
+    """Every card of the 52 with the cards that beat it under ``trump`` (:func:`beats`), built
+    once per trump: a defender's choices are then set lookups.
+
+    >>> sorted(beaters("H")["KS"])
+    ['10H', '2H', '3H', '4H', '5H', '6H', '7H', '8H', '9H', 'AH', 'AS', 'JH', 'KH', 'QH']
+    """
+    return {
+        attack: frozenset(defence for defence in ALL_CARDS if beats(attack, defence, trump))
+        for attack in ALL_CARDS
+    }
 
 
 def pretty(card: str) -> str:

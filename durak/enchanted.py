@@ -1,8 +1,11 @@
-"""The Black Book's enchanted cards: what each enchanted rank does, as data and one predicate.
+"""The Black Book's enchanted cards: one :class:`Enchantment` per rank, the hooks it changes.
 
 "If the text of an enchanted card contradicts the rules of the game, follow the text of the card.
 Otherwise the rules of durak do not change." The game consults this module only for ranks that
-its rules enchant; everything else plays by the base rules.
+its rules enchant; everything else plays by the base rules. Each rank's object says which of the
+game's questions it answers differently ("may be thrown in", "blocks a transfer", "closes the
+bout", "beats"...), and :class:`Spells` gathers them for one game's enchanted ranks: the engine
+asks it, never a rank by name.
 
 >>> enchanted_beats("10H", "6S", trump="D", enchanted=frozenset({"6"}))   # the printed example
 True
@@ -14,9 +17,10 @@ False
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
-from durak.cards import RANK_VALUE, SUIT_SYMBOLS
+from durak.cards import RANK_OF, RANK_VALUE, SUIT_SYMBOLS
 from durak.messages import gettext_noop
 
 ENCHANTABLE_RANKS: Final = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -103,3 +107,101 @@ def enchanted_beats(
     if defence_suit == attack_suit:
         return RANK_VALUE[defence] > RANK_VALUE[attack]
     return defence_suit == trump
+
+
+@dataclass(frozen=True, slots=True)
+class Enchantment:
+    """What one enchanted rank changes, as hooks the game asks; each False by default, as the
+    base rules. ``beats``: it takes part in :func:`enchanted_beats` (the six, seven, jack and
+    ace); ``names_suit``: whoever plays it names the suit it counts as, and turned up as the
+    trump card it leaves the game without trumps (the eight); ``thrown_in_freely``: may be thrown
+    in with no card of its rank on the table, and then blocks a transfer (the nine);
+    ``blocks_transfer``: an attack card of it cannot be transferred (the ten); ``closes_bout``:
+    once it has beaten a card nothing more may be thrown in (the queen); ``lets_reverse``: who
+    beats off a bout having defended with it may reverse the direction of play (the king)."""
+
+    rank: str
+    beats: bool = False
+    names_suit: bool = False
+    thrown_in_freely: bool = False
+    blocks_transfer: bool = False
+    closes_bout: bool = False
+    lets_reverse: bool = False
+
+    @property
+    def text(self) -> str:
+        """The English template of the effect (:data:`EFFECTS`)."""
+        return EFFECTS[self.rank]
+
+
+#: Every enchantable rank's enchantment, the one table the game's hooks are read from.
+ENCHANTMENTS: Final = {
+    enchantment.rank: enchantment
+    for enchantment in (
+        Enchantment("6", beats=True),
+        Enchantment("7", beats=True),
+        Enchantment("8", names_suit=True),
+        Enchantment("9", thrown_in_freely=True),
+        Enchantment("10", blocks_transfer=True),
+        Enchantment("J", beats=True),
+        Enchantment("Q", closes_bout=True),
+        Enchantment("K", lets_reverse=True),
+        Enchantment("A", beats=True),
+    )
+}
+
+
+class Spells:
+    """The enchantments of one game's enchanted ranks, each hook as the set of ranks that have it,
+    so the game asks a card ``spells.closes_bout(card)`` rather than its rank.
+
+    >>> spells = Spells(("8", "Q"))
+    >>> spells.names_suit("8H"), spells.closes_bout("QS"), spells.closes_bout("KS")
+    (True, True, False)
+    >>> Spells(()).active
+    False
+    """
+
+    __slots__ = (
+        "active",
+        "beating",
+        "blocking",
+        "closing",
+        "free_ranks",
+        "naming",
+        "ranks",
+        "reversing",
+    )
+
+    def __init__(self, ranks: tuple[str, ...]) -> None:
+        enchantments = [ENCHANTMENTS[rank] for rank in ranks]
+        self.ranks: frozenset[str] = frozenset(ranks)
+        self.active = bool(ranks)
+        self.beating = any(e.beats for e in enchantments)
+        self.naming = frozenset(e.rank for e in enchantments if e.names_suit)
+        #: The ranks that may be thrown in whatever is on the table.
+        self.free_ranks = frozenset(e.rank for e in enchantments if e.thrown_in_freely)
+        self.blocking = frozenset(e.rank for e in enchantments if e.blocks_transfer)
+        self.closing = frozenset(e.rank for e in enchantments if e.closes_bout)
+        self.reversing = frozenset(e.rank for e in enchantments if e.lets_reverse)
+
+    def names_suit(self, card: str) -> bool:
+        return RANK_OF[card] in self.naming
+
+    def thrown_in_freely(self, card: str) -> bool:
+        return RANK_OF[card] in self.free_ranks
+
+    def blocks_transfer(self, card: str) -> bool:
+        return RANK_OF[card] in self.blocking
+
+    def closes_bout(self, card: str) -> bool:
+        return RANK_OF[card] in self.closing
+
+    def lets_reverse(self, card: str) -> bool:
+        return RANK_OF[card] in self.reversing
+
+    def beats(
+        self, attack: str, defence: str, trump: str | None, attack_suit: str | None, defence_suit: str | None
+    ) -> bool:
+        """Whether ``defence`` beats ``attack`` under these enchantments (:func:`enchanted_beats`)."""
+        return enchanted_beats(attack, defence, trump, self.ranks, attack_suit, defence_suit)

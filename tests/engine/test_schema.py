@@ -12,7 +12,7 @@ import pytest
 
 import durak
 from durak import schema
-from durak.game import _ACTION_FIELDS
+from durak.actions import ACTION_FIELDS
 
 ENCHANTABLE = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
@@ -130,7 +130,7 @@ def test_apply_refuses_a_missing_or_unexpected_field_by_the_declarations() -> No
     """``apply`` takes its field sets from the schema: for every action type, leaving out a
     declared required field, or adding one the type does not declare, is refused before the
     action's own rules are read."""
-    assert set(_ACTION_FIELDS) == set(schema.ACTIONS)
+    assert set(ACTION_FIELDS) == set(schema.ACTIONS)
     for name, declared in schema.ACTIONS.items():
         game = durak.Game.new(durak.Rules.preset("classic"), 2, seed=3)
         full = {"type": name, "player": 0, **{field: None for field in declared.required}}

@@ -1,0 +1,297 @@
+"""The position: where every card is, whose turn it is, and the facts every rule reads of it.
+
+:class:`Position` holds a game's state and answers the questions of geometry and strength the
+rules ask (who is still in, who comes next, what beats what, how many cards a bout may reach);
+:mod:`durak.legality` states the rules over it and :class:`durak.Game` makes the moves. The
+running bout is a :class:`durak.bout.Bout`; its fields read and write through here too.
+
+Besides the state it stores, a position keeps what its steps need instead of working it out again:
+its seating and its enchantments (from the rules), the card a trump swap gives, the cards that
+beat each card under the trump, how many cards of each rank are in the discard, and, until the
+next move, what each player may do.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from durak.bout import Bout
+from durak.cards import RANK_OF, SUITS, beaters
+from durak.enchanted import Spells
+from durak.errors import NoPlayerLeft
+from durak.rules import Rules
+from durak.seating import SEATINGS, NoTeams
+
+if TYPE_CHECKING:
+    from durak.actions import Action
+
+#: The format ``to_dict()`` writes: 2, every player allowed to throw in is waited for (public
+#: waiting). 1, the states stored before it (no ``"format"`` key): only a player holding a card
+#: that fits was waited for, and a thrower's timeout was a strike like any other.
+STATE_FORMAT: Final = 2
+STATE_FORMATS: Final = (1, 2)
+
+
+class Position:
+    """A game's state. Players are numbered 0..n-1 clockwise; the left neighbour of i is i+1.
+
+    Team games seat the teams alternately: team 0 is the even seats, team 1 the odd ones.
+    """
+
+    rules: Rules
+    players: int
+    dealer: int
+    hands: list[list[str]]
+    stock: list[str]
+    trump: str | None
+    trump_card: str | None
+    discard: list[str]
+    attacker: int | None
+    defender: int | None
+    bouts: int
+    defended: bool
+    finished: list[int]
+    over: bool
+    loser: int | None
+    losing_team: int | None
+    last_bout: dict[str, Any] | None
+    shown_trump: str | None
+    timeouts: list[int]
+    end: dict[str, Any] | None
+    #: 1 while play runs clockwise, -1 after an enchanted king reversed it.
+    direction: int
+    #: Black Book team durak: the seat whose turn it is in the full line-up
+    #: (:class:`durak.seating.BlackBookTeams`).
+    slot: int | None
+    #: What the last applied action led to, as public facts (not stored): the bout's end and the
+    #: cards it sent where, who drew how many, who went out, a trump swap, the game's end.
+    events: list[dict[str, Any]]
+    may_reverse: int | None
+    #: Players who asked not to be waited for to throw in (public; see :mod:`durak.game`).
+    auto_pass: set[int]
+    #: Which throw-in waiting the game plays: :data:`STATE_FORMAT`, or 1 for a game stored before it.
+    state_format: int
+    #: The running bout (an empty one between bouts).
+    bout: Bout
+
+    # Kept, never stored: read from the rules and the trump once, counted as cards move, or
+    # remembered until the next move (:meth:`forget`).
+    seating: NoTeams
+    spells: Spells
+    swap_card: str | None
+    beaten_by: dict[str, frozenset[str]]
+    discarded_ranks: dict[str, int]
+    adding: dict[int, bool]
+    unseen: bool | None
+    legal: dict[int, list[Action]]
+
+    def __init__(self, rules: Rules, players: int, dealer: int, state_format: int = STATE_FORMAT) -> None:
+        if state_format not in STATE_FORMATS:
+            raise ValueError(f"no state format {state_format!r}: the engine plays {STATE_FORMATS}")
+        self.rules = rules
+        self.players = players
+        self.dealer = dealer
+        self.hands = []
+        self.stock = []
+        self.trump = None
+        self.trump_card = None
+        self.discard = []
+        self.attacker = None
+        self.defender = None
+        self.bouts = 0
+        self.defended = False
+        self.finished = []
+        self.over = False
+        self.loser = None
+        self.losing_team = None
+        self.last_bout = None
+        self.shown_trump = None
+        self.timeouts = [0] * players
+        self.end = None
+        self.direction = 1
+        self.slot = None
+        self.events = []
+        self.may_reverse = None
+        self.auto_pass = set()
+        self.state_format = state_format
+        self.bout = Bout()
+        self.seating = SEATINGS[rules.teams]
+        self.spells = Spells(rules.enchanted)
+        self.discarded_ranks = {}
+        self.forget()
+        self.set_trump(None)
+
+    def set_trump(self, trump: str | None) -> None:
+        self.trump = trump
+        self.beaten_by = beaters(trump)
+        if self.rules.trump_swap == "never" or trump is None:
+            self.swap_card = None
+        else:
+            self.swap_card = self.rules.swap_rank + trump
+
+    def recount(self) -> None:
+        """Count again what is kept of cards set from outside (a stored state, a deal)."""
+        self.bout.recount()
+        counts: dict[str, int] = {}
+        for card in self.discard:
+            rank = RANK_OF[card]
+            counts[rank] = counts.get(rank, 0) + 1
+        self.discarded_ranks = counts
+        self.forget()
+
+    def forget(self) -> None:
+        """The position changed: what each player may do must be found again."""
+        self.adding = {}
+        self.unseen = None
+        self.legal = {}
+
+    # --- the bout's fields, read and written through the game ---------------------------------
+
+    @property
+    def table(self) -> list[list[str | None]]:
+        return self.bout.table
+
+    @table.setter
+    def table(self, table: list[list[str | None]]) -> None:
+        self.bout.table = table
+        self.recount()
+
+    @property
+    def ranks(self) -> set[str]:
+        """The ranks of the cards on the table."""
+        return self.bout.ranks
+
+    @property
+    def named(self) -> dict[str, str]:
+        """Enchanted eights on the table and the suit each was named as."""
+        return self.bout.named
+
+    @named.setter
+    def named(self, named: dict[str, str]) -> None:
+        self.bout.named = named
+        self.forget()
+
+    @property
+    def limit(self) -> int | None:
+        return self.bout.limit
+
+    @limit.setter
+    def limit(self, limit: int | None) -> None:
+        self.bout.limit = limit
+        self.forget()
+
+    @property
+    def taking(self) -> bool:
+        return self.bout.taking
+
+    @taking.setter
+    def taking(self, taking: bool) -> None:
+        self.bout.taking = taking
+        self.forget()
+
+    @property
+    def passed(self) -> set[int]:
+        return self.bout.passed
+
+    @passed.setter
+    def passed(self, passed: set[int]) -> None:
+        self.bout.passed = passed
+        self.forget()
+
+    @property
+    def closed(self) -> bool:
+        return self.bout.closed
+
+    @closed.setter
+    def closed(self, closed: bool) -> None:
+        self.bout.closed = closed
+        self.forget()
+
+    @property
+    def transfer_blocked(self) -> bool:
+        return self.bout.transfer_blocked
+
+    @transfer_blocked.setter
+    def transfer_blocked(self, blocked: bool) -> None:
+        self.bout.transfer_blocked = blocked
+        self.forget()
+
+    @property
+    def king_defended(self) -> bool:
+        return self.bout.king_defended
+
+    @king_defended.setter
+    def king_defended(self, defended: bool) -> None:
+        self.bout.king_defended = defended
+        self.forget()
+
+    # --- seats, teams and turn order -----------------------------------------------------------
+
+    @property
+    def stock_size(self) -> int:
+        return len(self.stock)
+
+    @property
+    def teams(self) -> list[list[int]] | None:
+        """The two teams (even seats, odd seats) of a team game, else None."""
+        return self.seating.teams(self.players)
+
+    def team_of(self, player: int) -> int | None:
+        """The index in :attr:`teams` of ``player``'s team (partners sit opposite, so every other
+        seat), or None in a game without teams."""
+        return self.seating.team_of(player)
+
+    def in_game(self, player: int) -> bool:
+        return bool(self.stock) or bool(self.hands[player])
+
+    def next_in_game(self, player: int, include_self: bool = False) -> int:
+        """The first player still in the game after ``player`` in the direction of play (``player``
+        itself when nobody else is left). Asked only while someone is in the game."""
+        start = 0 if include_self else 1
+        for step in range(start, self.players + start):
+            candidate = (player + step * self.direction) % self.players
+            if self.in_game(candidate):
+                return candidate
+        raise NoPlayerLeft("no player is left in the game")
+
+    def previous_in_game(self, player: int) -> int:
+        for step in range(1, self.players):
+            candidate = (player - step * self.direction) % self.players
+            if self.in_game(candidate):
+                return candidate
+        return player
+
+    def holding(self) -> list[int]:
+        """The players still in the game."""
+        return [player for player in range(self.players) if self.in_game(player)]
+
+    # --- limits and strength ---------------------------------------------------------------------
+
+    def opening_limit_applies(self) -> bool:
+        rules = self.rules
+        if rules.opening_limit is None or self.players < rules.opening_limit_min_players:
+            return False
+        return not self.defended if rules.opening_limit_until == "first_defence" else not self.bouts
+
+    def limit_against(self, defender: int) -> int:
+        """The most attack cards a bout against ``defender`` may reach from now on."""
+        limit = self.rules.bout_max
+        if self.rules.opening_limit is not None and self.opening_limit_applies():
+            limit = min(limit, self.rules.opening_limit)
+        return min(limit, len(self.hands[defender]))
+
+    def beats(self, attack: str, defence: str, as_suit: str | None = None) -> bool:
+        """Whether ``defence`` (played as ``as_suit``, an enchanted eight) beats ``attack`` here."""
+        if not self.spells.active:
+            return defence in self.beaten_by[attack]
+        return self.spells.beats(attack, defence, self.trump, self.bout.named.get(attack), as_suit)
+
+    def suits_to_name(self, card: str) -> tuple[str | None, ...]:
+        """The suits ``card`` may be named as (any but trumps, for an enchanted eight); (None,)
+        for a card played as itself."""
+        if not self.spells.names_suit(card):
+            return _AS_ITSELF
+        return tuple(suit for suit in SUITS if suit != self.trump)
+
+
+_AS_ITSELF: Final[tuple[str | None, ...]] = (None,)
