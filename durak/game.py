@@ -356,7 +356,8 @@ class Game(Position):
         card = move.card
         assert card is not None
         bout = self.bout
-        if self.spells.thrown_in_freely(card) and bout.ranks != {RANK_OF[card]}:
+        spells = self.spells
+        if spells.active and spells.thrown_in_freely(card) and bout.ranks != {RANK_OF[card]}:
             bout.transfer_blocked = True
         self.hands[move.player].remove(card)
         bout.lay(card, move.as_suit)
@@ -370,10 +371,12 @@ class Game(Position):
         assert pair is not None
         self.hands[move.player].remove(card)
         bout.cover(pair, card, move.as_suit)
-        if self.spells.closes_bout(card):
-            bout.closed = True
-        if self.spells.lets_reverse(card):
-            bout.king_defended = True
+        spells = self.spells
+        if spells.active:
+            if spells.closes_bout(card):
+                bout.closed = True
+            if spells.lets_reverse(card):
+                bout.king_defended = True
         self._card_landed(move.player)
 
     def _transfer(self, move: Move) -> None:

@@ -154,7 +154,10 @@ def may_add(position: Position, player: int) -> bool:
     """
     known = position.adding.get(player)
     if known is None:
-        if not has_room(position) or throw_in_refusal(position, player) is not None:
+        bout = position.bout
+        limit = bout.limit
+        no_room = not bout.table or limit is None or len(bout.table) >= limit  # not has_room()
+        if no_room or throw_in_refusal(position, player) is not None:
             known = False
         elif position.state_format == 1:
             ranks = throw_ranks(position)
@@ -336,13 +339,21 @@ def why_no_claim(
 
 def legal_actions(position: Position, player: int) -> list[Action]:
     """Every action ``player`` may take now, multi-card openings included (remembered until the
-    next move; each call gets its own dicts)."""
+    next move; each call gets its own copies)."""
     if position.over or not 0 <= player < position.players:
         return []
     known = position.legal.get(player)
     if known is None:
         known = position.legal[player] = _listed(position, player)
-    return list(map(dict.copy, known))
+    if not known:
+        return []
+    if position.bout.table:
+        return list(map(dict.copy, known))
+    # Openings: each with a list of its own, so that no caller's change reaches the listed ones,
+    # against which apply checks what it is given.
+    return [
+        {**action, "cards": list(action["cards"])} if "cards" in action else action.copy() for action in known
+    ]
 
 
 def _listed(position: Position, player: int) -> list[Action]:
@@ -356,7 +367,7 @@ def _listed(position: Position, player: int) -> list[Action]:
     elif player == position.defender:
         actions = _defences(position, player)
     elif player not in bout.passed and may_add(position, player):
-        if has_priority(position, player):
+        if player == position.attacker or has_priority(position, player):
             ranks = throw_ranks(position)  # may_add: room, and the rules let them add
             actions = [
                 {"type": "throw", "player": player, "card": card}
@@ -377,12 +388,15 @@ def _attacks(position: Position, player: int) -> list[Action]:
     hand = position.hands[player]
     actions: list[Action] = [{"type": "attack", "player": player, "cards": [card]} for card in hand]
     if position.rules.multi_card_attack:
+        ranks = [RANK_OF[card] for card in hand]
         assert position.defender is not None
-        limit = position.limit_against(position.defender)
-        if limit > 1:
+        if len(set(ranks)) < len(ranks) and (limit := position.limit_against(position.defender)) > 1:
             by_rank: dict[str, list[str]] = {}
-            for card in hand:
-                by_rank.setdefault(RANK_OF[card], []).append(card)
+            for card, rank in zip(hand, ranks, strict=True):
+                if rank in by_rank:
+                    by_rank[rank].append(card)
+                else:
+                    by_rank[rank] = [card]
             for group in by_rank.values():
                 for size in range(2, min(len(group), limit) + 1):
                     actions.extend(

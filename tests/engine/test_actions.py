@@ -80,3 +80,21 @@ def test_a_malformed_move_is_refused_as_apply_refuses_it() -> None:
         with pytest.raises(durak.IllegalAction) as applied:
             game.apply(data)
         assert str(parsed.value) == str(applied.value)
+
+
+def test_changing_a_listed_action_changes_neither_the_list_nor_what_apply_accepts() -> None:
+    # legal_actions is remembered until the next move and apply trusts what it listed: a caller's
+    # change to an action it was given must reach neither.
+    game = durak.Game.from_deal(
+        durak.Rules.preset("classic"), [["6S", "6H", "7D"], ["8S", "AD", "9C"]], ["10C", "9H"]
+    )
+    attacker = game.attacker
+    assert attacker is not None
+    listed = game.legal_actions(attacker)
+    for action in listed:
+        if "cards" in action:
+            action["cards"].append("7D")
+        action["player"] = 1 - attacker
+    assert game.legal_actions(attacker) == durak.Game.from_dict(game.to_dict()).legal_actions(attacker)
+    with pytest.raises(durak.IllegalAction, match="all of one rank"):
+        game.apply({"type": "attack", "player": attacker, "cards": ["6S", "6H", "7D"]})
