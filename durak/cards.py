@@ -62,9 +62,9 @@ def beats(attack: str, defence: str, trump: str | None) -> bool:
     >>> beats("9H", "AS", "H"), beats("9H", "8H", "H")
     (False, False)
     """
-    if attack[-1] == defence[-1]:
+    if SUIT_OF[attack] == SUIT_OF[defence]:
         return RANK_VALUE[defence] > RANK_VALUE[attack]
-    return defence[-1] == trump
+    return SUIT_OF[defence] == trump
 
 
 @cache
@@ -83,7 +83,7 @@ def beaters(trump: str | None) -> dict[str, frozenset[str]]:
 
 def pretty(card: str) -> str:
     """The card with its suit symbol, for people."""
-    return card[:-1] + SUIT_SYMBOLS[card[-1]]
+    return card_rank(card) + SUIT_SYMBOLS[card_suit(card)]
 
 
 def deck(size: int = 36) -> list[str]:
@@ -102,4 +102,4 @@ def sort_hand(cards: list[str], trump: str | None) -> list[str]:
     """
     order = {suit: i for i, suit in enumerate(s for s in SUITS if s != trump)}
     order[trump or ""] = len(SUITS)
-    return sorted(cards, key=lambda c: (order[c[-1]], RANK_VALUE[c]))
+    return sorted(cards, key=lambda c: (order[SUIT_OF[c]], RANK_VALUE[c]))

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from durak.cards import RANK_OF, RANK_VALUE, SUIT_SYMBOLS
+from durak.cards import RANK_OF, RANK_VALUE, SUIT_OF, SUIT_SYMBOLS
 from durak.messages import gettext_noop
 
 ENCHANTABLE_RANKS: Final = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -62,12 +62,12 @@ def effect_params(card: str) -> dict[str, str]:
 
     A site translates the template ``EFFECTS[rank]`` and formats it with these.
     """
-    return {"six": SUIT_SYMBOLS[SIX_BEATS[card[-1]]], "ace": SUIT_SYMBOLS[ACE_BEATS[card[-1]]]}
+    return {"six": SUIT_SYMBOLS[SIX_BEATS[SUIT_OF[card]]], "ace": SUIT_SYMBOLS[ACE_BEATS[SUIT_OF[card]]]}
 
 
 def effect(card: str) -> str:
     """The effect of ``card`` when its rank is enchanted, in one sentence (English)."""
-    return EFFECTS[card[:-1]].format(**effect_params(card))
+    return EFFECTS[RANK_OF[card]].format(**effect_params(card))
 
 
 def enchanted_beats(
@@ -83,10 +83,10 @@ def enchanted_beats(
     ``attack_suit`` and ``defence_suit`` are the suits the cards count as (an enchanted eight counts
     as the suit named when it was played); by default their printed suits.
     """
-    attack_suit = attack_suit or attack[-1]
-    defence_suit = defence_suit or defence[-1]
-    attack_rank, defence_rank = attack[:-1], defence[:-1]
-    six = defence_rank == "6" and "6" in enchanted and SIX_BEATS[defence[-1]] == attack_suit
+    attack_suit = attack_suit or SUIT_OF[attack]
+    defence_suit = defence_suit or SUIT_OF[defence]
+    attack_rank, defence_rank = RANK_OF[attack], RANK_OF[defence]
+    six = defence_rank == "6" and "6" in enchanted and SIX_BEATS[SUIT_OF[defence]] == attack_suit
     # "A non-trump enchanted six can beat a seven, but a trump spade six does not beat a heart
     # seven": a six's power wins over a restriction only when the six is not a trump.
     six_not_trump = six and defence_suit != trump
@@ -102,7 +102,7 @@ def enchanted_beats(
     if six:
         return True
     ace = attack_rank == defence_rank == "A" and "A" in enchanted
-    if ace and ACE_BEATS[defence[-1]] == attack[-1]:
+    if ace and ACE_BEATS[SUIT_OF[defence]] == SUIT_OF[attack]:
         return True
     if defence_suit == attack_suit:
         return RANK_VALUE[defence] > RANK_VALUE[attack]
@@ -177,6 +177,7 @@ class Spells:
         enchantments = [ENCHANTMENTS[rank] for rank in ranks]
         self.ranks: frozenset[str] = frozenset(ranks)
         self.active = bool(ranks)
+        #: Some enchanted rank beats, or is beaten, by a rule of its own (:func:`enchanted_beats`).
         self.beating = any(e.beats for e in enchantments)
         self.naming = frozenset(e.rank for e in enchantments if e.names_suit)
         #: The ranks that may be thrown in whatever is on the table.
@@ -203,5 +204,13 @@ class Spells:
     def beats(
         self, attack: str, defence: str, trump: str | None, attack_suit: str | None, defence_suit: str | None
     ) -> bool:
-        """Whether ``defence`` beats ``attack`` under these enchantments (:func:`enchanted_beats`)."""
-        return enchanted_beats(attack, defence, trump, self.ranks, attack_suit, defence_suit)
+        """Whether ``defence`` beats ``attack`` under these enchantments (:func:`enchanted_beats`):
+        the base rule, by the suits the cards count as, unless a rank that beats otherwise is
+        enchanted."""
+        if self.beating:
+            return enchanted_beats(attack, defence, trump, self.ranks, attack_suit, defence_suit)
+        attack_suit = attack_suit or SUIT_OF[attack]
+        defence_suit = defence_suit or SUIT_OF[defence]
+        if defence_suit == attack_suit:
+            return RANK_VALUE[defence] > RANK_VALUE[attack]
+        return defence_suit == trump

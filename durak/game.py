@@ -71,11 +71,11 @@ from durak.legality import (
 )
 from durak.messages import gettext_noop
 from durak.outcome import EndReason, Outcome
+from durak.playerview import view_of
 from durak.rules import Rules, RulesError
 from durak.seating import SEATINGS
 from durak.state import STATE_FORMAT, STATE_FORMATS, Position
 from durak.storage import load, load_view, rules_of, to_dict
-from durak.views import view_of
 
 __all__ = [
     "ACTION_TYPES",
@@ -537,6 +537,8 @@ class Game(Position):
         return _draw_order(self.players, attacker, defender, step)
 
     def _check_over(self) -> bool:
+        if self.stock:  # everyone is still in the game
+            return False
         if not self.seating.decided(self, self.holding()):
             return False
         self._finish("cards", self.loser)

@@ -1,4 +1,5 @@
-"""What each player may see: :func:`view_of`, and the shapes of the view and of the events.
+"""What each player may see (boardgame.io's playerView): :func:`view_of`, and the shapes of the view and
+of the events.
 
 Never a card of another hand or of the stock, except the face-up trump card under the stock.
 The keys are :mod:`durak.schema`'s ``VIEW``, in its order. :class:`View` and :data:`Event`

@@ -1,4 +1,4 @@
-"""The TypedDicts of ``durak.views`` state the shapes ``durak.schema`` declares and the engine gives."""
+"""The TypedDicts of ``durak.playerview`` state the shapes ``durak.schema`` declares and the engine gives."""
 
 from __future__ import annotations
 
@@ -6,17 +6,17 @@ import random
 from typing import get_args, get_type_hints
 
 import durak
-from durak import schema, views
+from durak import playerview, schema
 
 
 def test_the_view_typeddict_has_the_schemas_keys_in_order() -> None:
-    assert tuple(get_type_hints(views.View)) == schema.VIEW_KEYS
+    assert tuple(get_type_hints(playerview.View)) == schema.VIEW_KEYS
     game = durak.Game.new(durak.Rules.preset("classic"), players=3, seed=4)
-    assert tuple(game.view(1)) == tuple(views.View.__annotations__)
+    assert tuple(game.view(1)) == tuple(playerview.View.__annotations__)
 
 
 def test_each_event_typeddict_is_one_schema_event_type() -> None:
-    by_type = {get_args(get_type_hints(event)["type"])[0]: event for event in get_args(views.Event)}
+    by_type = {get_args(get_type_hints(event)["type"])[0]: event for event in get_args(playerview.Event)}
     assert set(by_type) == set(schema.EVENTS)
     for name, event in by_type.items():
         declared = schema.EVENTS[name].fields
@@ -26,7 +26,7 @@ def test_each_event_typeddict_is_one_schema_event_type() -> None:
 
 
 def test_events_of_random_play_fit_their_typeddicts() -> None:
-    by_type = {get_args(get_type_hints(event)["type"])[0]: event for event in get_args(views.Event)}
+    by_type = {get_args(get_type_hints(event)["type"])[0]: event for event in get_args(playerview.Event)}
     rng = random.Random(5)
     seen = set()
     for seed in range(20):
