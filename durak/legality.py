@@ -338,22 +338,18 @@ def why_no_claim(
 
 
 def legal_actions(position: Position, player: int) -> list[Action]:
-    """Every action ``player`` may take now, multi-card openings included (remembered until the
-    next move; each call gets its own copies)."""
+    """Every action ``player`` may take now, multi-card openings included (while a bout runs,
+    remembered until the next move: each call gets copies, apply checks against the list)."""
     if position.over or not 0 <= player < position.players:
         return []
+    if not position.bout.table:
+        # Openings are not remembered: each would need a cards list of its own in every copy
+        # handed out, which costs more than checking the one attack played.
+        return _listed(position, player)
     known = position.legal.get(player)
     if known is None:
         known = position.legal[player] = _listed(position, player)
-    if not known:
-        return []
-    if position.bout.table:
-        return list(map(dict.copy, known))
-    # Openings: each with a list of its own, so that no caller's change reaches the listed ones,
-    # against which apply checks what it is given.
-    return [
-        {**action, "cards": list(action["cards"])} if "cards" in action else action.copy() for action in known
-    ]
+    return list(map(dict.copy, known)) if known else []
 
 
 def _listed(position: Position, player: int) -> list[Action]:
