@@ -52,7 +52,7 @@ def check_kind_and_player(action: object, players: int) -> tuple[str, int]:
         raise IllegalAction(gettext_noop("an action is a JSON object with a type and a player"))
     kind = action.get("type")
     player = action.get("player")
-    if kind not in _KINDS:  # a tuple: the type may be any JSON value, a list say
+    if not isinstance(kind, str) or kind not in ACTION_FIELDS:  # the type may be any JSON value
         raise IllegalAction(
             gettext_noop("unknown action type {kind}: use one of {types}"),
             kind=repr(kind),
@@ -157,5 +157,4 @@ class Move(NamedTuple):
         return data
 
 
-_KINDS: Final = tuple(ACTION_FIELDS)
 _JSON_NAMES: Final = {bool: "boolean", int: "integer"}
