@@ -128,11 +128,6 @@ class Enchantment:
     closes_bout: bool = False
     lets_reverse: bool = False
 
-    @property
-    def text(self) -> str:
-        """The English template of the effect (:data:`EFFECTS`)."""
-        return EFFECTS[self.rank]
-
 
 #: Every enchantable rank's enchantment, the one table the game's hooks are read from.
 ENCHANTMENTS: Final = {

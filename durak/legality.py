@@ -115,14 +115,6 @@ def throw_ranks(position: Position) -> set[str] | frozenset[str]:
     return position.bout.ranks | free if free else position.bout.ranks
 
 
-def throwable(position: Position, player: int) -> list[str]:
-    """The cards ``player`` could throw in now, ignoring the main attacker's priority."""
-    if not has_room(position) or throw_in_refusal(position, player) is not None:
-        return []
-    ranks = throw_ranks(position)
-    return [card for card in position.hands[player] if RANK_OF[card] in ranks]
-
-
 def unseen_card_fits(position: Position) -> bool:
     """Whether some card that could be thrown in now is one nobody has seen: not on the table,
     in the discard or face up under the stock. Public facts only. The same for every player:
