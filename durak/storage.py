@@ -8,6 +8,7 @@ few rule sets over and over: both are remembered (:func:`rules_of`, :func:`rules
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final
 
 from durak.bout import Bout
@@ -27,47 +28,55 @@ def _dict_or_none(value: dict[str, Any] | None) -> dict[str, Any] | None:
     return dict(value) if value is not None else None
 
 
-#: Everything ``to_dict`` stores besides the rules, in its order, with how a value is copied (the
-#: values are JSON data of one level or two: copied level by level, never deep-copied).
-FIELDS: Final[tuple[tuple[str, Callable[[Any], Any]], ...]] = (
-    ("players", _same),
-    ("dealer", _same),
-    ("hands", _lists),
-    ("stock", list),
-    ("trump", _same),
-    ("trump_card", _same),
-    ("discard", list),
-    ("table", _lists),
-    ("attacker", _same),
-    ("defender", _same),
-    ("taking", _same),
-    ("passed", sorted),
-    ("limit", _same),
-    ("bouts", _same),
-    ("defended", _same),
-    ("finished", list),
-    ("over", _same),
-    ("loser", _same),
-    ("losing_team", _same),
-    ("last_bout", _dict_or_none),
-    ("shown_trump", _same),
-    ("timeouts", list),
-    ("end", _dict_or_none),
-    ("direction", _same),
-    ("slot", _same),
-    ("named", dict),
-    ("transfer_blocked", _same),
-    ("closed", _same),
-    ("king_defended", _same),
-    ("may_reverse", _same),
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """One field of the stored state: its ``name``, how its value goes out to JSON (``out``) and
+    back (``back``), copied level by level (the values are JSON of one level or two, never
+    deep-copied); whether it belongs to the running :class:`~durak.bout.Bout` (``in_bout``);
+    and how a view shows it: under ``seen_as`` (by default its name), or not at all (``hidden``:
+    the cards nobody may see, and what a view leaves out)."""
+
+    name: str
+    out: Callable[[Any], Any] = _same
+    back: Callable[[Any], Any] = _same
+    in_bout: bool = False
+    seen_as: str = ""
+    hidden: bool = False
+
+
+#: Everything ``to_dict`` stores besides the rules, in its order.
+FIELDS: Final = (
+    Stored("players"),
+    Stored("dealer"),
+    Stored("hands", _lists, _lists, hidden=True),
+    Stored("stock", list, list, hidden=True),
+    Stored("trump"),
+    Stored("trump_card"),  # a view's is the face-up card: the same while the stock lasts
+    Stored("discard", list, list, seen_as="discarded"),
+    Stored("table", _lists, _lists, in_bout=True),
+    Stored("attacker"),
+    Stored("defender"),
+    Stored("taking", in_bout=True),
+    Stored("passed", sorted, set, in_bout=True),
+    Stored("limit", in_bout=True),
+    Stored("bouts"),
+    Stored("defended"),
+    Stored("finished", list, list),
+    Stored("over"),
+    Stored("loser"),
+    Stored("losing_team"),
+    Stored("last_bout", _dict_or_none, _dict_or_none),
+    Stored("shown_trump", hidden=True),  # public once, when it was shown; a view has no key for it
+    Stored("timeouts", list, list),
+    Stored("end", _dict_or_none, _dict_or_none),
+    Stored("direction"),
+    Stored("slot"),
+    Stored("named", dict, dict, in_bout=True, seen_as="named_suits"),
+    Stored("transfer_blocked", in_bout=True),
+    Stored("closed", in_bout=True),
+    Stored("king_defended", in_bout=True),
+    Stored("may_reverse"),
 )
-#: The stored fields that belong to the running bout (:class:`durak.bout.Bout`).
-BOUT_FIELDS: Final = frozenset(
-    {"table", "taking", "passed", "limit", "named", "transfer_blocked", "closed", "king_defended"}
-)
-#: Stored fields a view shows under another name, or not at all (the hidden cards).
-_VIEW_NAMES: Final = {"discard": "discarded", "named": "named_suits"}
-_HIDDEN: Final = frozenset({"hands", "stock"})
 
 _READ: dict[tuple[Any, ...], Rules] = {}
 _WRITTEN: dict[tuple[int, bool], tuple[Rules, dict[str, Any]]] = {}
@@ -105,8 +114,8 @@ def to_dict(position: Position) -> dict[str, Any]:
     """The whole state as JSON data (see :meth:`durak.Game.to_dict`)."""
     data: dict[str, Any] = {"rules": rules_json(position.rules, stored=True)}
     bout = position.bout
-    for name, copy in FIELDS:
-        data[name] = copy(getattr(bout if name in BOUT_FIELDS else position, name))
+    for field in FIELDS:
+        data[field.name] = field.out(getattr(bout if field.in_bout else position, field.name))
     if position.state_format != 1:
         data["format"] = position.state_format
     if position.state_format != 1 or position.auto_pass:
@@ -116,14 +125,9 @@ def to_dict(position: Position) -> dict[str, Any]:
 
 def load(position: Position, data: dict[str, Any]) -> None:
     """Set ``position`` (new, of the stored rules, players and dealer) to the stored state ``data``."""
-    bout = Bout()
-    for name, copy in FIELDS:
-        if name in BOUT_FIELDS:
-            setattr(bout, name, copy(data[name]))
-        else:
-            setattr(position, name, copy(data[name]))
-    bout.passed = set(data["passed"])
-    position.bout = bout
+    bout = position.bout = Bout()
+    for field in FIELDS:
+        setattr(bout if field.in_bout else position, field.name, field.back(data[field.name]))
     position.auto_pass = set(data.get("auto_pass", ()))
     position.set_trump(data["trump"])
     position.recount()
@@ -132,19 +136,13 @@ def load(position: Position, data: dict[str, Any]) -> None:
 def load_view(position: Position, view: dict[str, Any], hands: list[list[str]], stock: list[str]) -> None:
     """Set ``position`` (new, of the view's rules, players and dealer) to the public state of
     ``view`` with ``hands`` and ``stock`` as the guess of the hidden cards."""
-    bout = Bout()
-    for name, copy in FIELDS:
-        if name in _HIDDEN:
-            continue
-        key = _VIEW_NAMES.get(name, name)
-        if name == "trump_card" or key not in view:
-            continue
-        setattr(bout if name in BOUT_FIELDS else position, name, copy(view[key]))
-    bout.passed = set(view["passed"])
-    position.bout = bout
+    bout = position.bout = Bout()
+    for field in FIELDS:
+        key = field.seen_as or field.name
+        if not field.hidden and key in view:
+            setattr(bout if field.in_bout else position, field.name, field.back(view[key]))
     position.hands = [list(hand) for hand in hands]
     position.stock = list(stock)
-    position.trump_card = view["trump_card"]
     position.auto_pass = set(view["auto_pass"])
     position.set_trump(view["trump"])
     position.recount()
