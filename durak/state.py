@@ -8,7 +8,9 @@ running bout is a :class:`durak.bout.Bout`; its fields read and write through he
 Besides the state it stores, a position keeps what its steps need instead of working it out again:
 its seating and its enchantments (from the rules), the card a trump swap gives, the cards that
 beat each card under the trump, how many cards of each rank are in the discard, and, until the
-next move, what each player may do.
+next move, what each player may do. ``Game.apply`` forgets that after every move, as do the setters
+of the bout's fields (``game.table = ...``); code that changes another field or a hand in place
+to set up a position does so before asking anything, or calls :meth:`Position.forget` after.
 """
 
 from __future__ import annotations
