@@ -177,8 +177,8 @@ def push_batch(notification: Notification, *, now: datetime | None = None) -> li
     ("It's your move in 3 games"); the tasks of the notifications it carried push nothing. A
     "your move" moved up by a later turn is pending again (``services.notify``).
 
-    Locks (docs/locking.md): an advisory lock per player that only these claims take, then the
-    notification's own row (waited for: what holds it, an email claim or a move, waits for
+    Locks (docs/locking.md): the player's advisory lock of "your move" claims (the e-mail claims
+    take it too: :func:`your_move_claims_take_turns`), then the notification's own row (waited for: what holds it, an email claim or a move, waits for
     nothing a push claim holds), then the others, by the two UPDATEs, with ``SKIP LOCKED``;
     never a game or a seat.
     """
@@ -190,7 +190,7 @@ def push_batch(notification: Notification, *, now: datetime | None = None) -> li
             return [notification]
         return None
     with transaction.atomic():
-        _push_claims_take_turns(user_id=user.pk)
+        your_move_claims_take_turns(user_id=user.pk)
         batch = _claimed_by(notification)
         if batch:  # claimed already, for another of the player's browsers (or a try that failed)
             due, _gone = split_due(user=user, rows=batch, channel=PUSH, prefs=prefs, now=now)
@@ -283,12 +283,17 @@ def _free_as_read(rows: list[Notification]) -> QuerySet[Notification]:
     return Notification.objects.filter(pk__in=free)
 
 
-def _push_claims_take_turns(*, user_id: int) -> None:
-    """Until the end of the transaction, no other claim of a "your move" push of this player
-    (PostgreSQL's transaction-level advisory lock; SQLite runs one writer anyway)."""
+def your_move_claims_take_turns(*, user_id: int) -> None:
+    """Until the end of the transaction, no other claim of this player's "your move"s, e-mail or
+    push (PostgreSQL's transaction-level advisory lock; SQLite runs one writer anyway).
+
+    One lock for both: the e-mail and the push tasks of a "your move" have the same countdown and
+    run side by side, and each claims the player's other due rows with ``SKIP LOCKED``. With a
+    lock each, a push skipped the rows the e-mail claim held for that moment and the player got
+    two pushes ("in 2 games", then one more) instead of one. Taken first, holding no row."""
     if connection.vendor != "postgresql":
         return
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT pg_advisory_xact_lock(hashtext(%s))", [f"notifications.your_move_push:{user_id}"]
+            "SELECT pg_advisory_xact_lock(hashtext(%s))", [f"notifications.your_move_claims:{user_id}"]
         )

@@ -694,14 +694,16 @@ def _claim_your_moves(notification: Notification) -> _Claim | None:
     one for a game since the player last opened it), the newest row of each game; drop, in one
     more, those no longer due and the older rows of a game already in the email.
 
-    Claims of one player's "your move" emails take turns (an advisory lock no other path
-    takes), so two of them never both pass the once-per-visit check nor report the same game.
+    Claims of one player's "your move"s, e-mail and push, take turns (one advisory lock per
+    player, ``policy.your_move_claims_take_turns``), so two of them never both pass the
+    once-per-visit check nor report the same game, and a push never skips a row an e-mail claim
+    holds for a moment.
     Rows are taken with ``SKIP LOCKED``: a row a move holds (moving it up) is left to the task
     that move queues, one that "mark all read" holds to the catch-up sweep; two statements
     that lock several of a player's rows each never wait for each other in a cycle.
     """
     user = notification.user
-    _your_move_claims_take_turns(user_id=user.pk)
+    policy.your_move_claims_take_turns(user_id=user.pk)
     now = timezone.now()
     pending = list(
         Notification.objects.select_related("game")
@@ -782,18 +784,6 @@ def _games_emailed_since_seen(*, user: User, seats: dict[int, Seat], besides: li
         if last_seen is None or max(moments) > last_seen:
             emailed.add(game_id)
     return emailed
-
-
-def _your_move_claims_take_turns(*, user_id: int) -> None:
-    """Until the end of the transaction, no other claim of a "your move" email of this player
-    (PostgreSQL's transaction-level advisory lock; SQLite runs one writer anyway)."""
-    if connection.vendor != "postgresql":
-        return
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_advisory_xact_lock(hashtext(%s))",
-            [f"notifications.your_move_email:{user_id}"],
-        )
 
 
 def _still_due(notification: Notification) -> bool:

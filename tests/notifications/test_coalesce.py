@@ -25,7 +25,7 @@ from accounts.models import User
 from games import services
 from games.models import Game, Seat
 from notifications import services as notification_services
-from notifications.models import Kind, Notification, PushSubscription
+from notifications.models import Kind, Notification, Preferences, PushSubscription
 from tests.celery_processes import CeleryEnv, celery_env, wait_until
 from tests.factories import LONGER_DEAL, GameFactory, UserFactory, started_game
 
@@ -415,3 +415,62 @@ def test_an_away_player_gets_one_push_for_three_games(celery_env: CeleryEnv, set
         assert pushed.payload["url"] == "/"
         assert len(service.to("away")) == 1
         assert PushSubscription.objects.filter(pk=subscription.pk, last_success__isnull=False).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_push_meeting_an_email_claim_of_the_same_player_waits_and_carries_every_game(
+    service: PushService,
+) -> None:
+    """The e-mail and the push tasks of a "your move" run side by side (the same countdown).
+    An e-mail claim holds the player's rows for a moment while it claims them; a push that
+    skipped those rows carried fewer games and the skipped ones went again as pushes of their
+    own. The two claims take turns: the push waits, then carries all three games at once."""
+    import threading
+
+    from django.db import connection
+
+    from notifications import policy, push
+
+    away = UserFactory()
+    Preferences.objects.create(user=away, push_your_move=False)  # the tasks run at once here
+    subscription = subscribe(away, service.browser("away"))
+    games = []
+    for _ in range(3):
+        opponent = UserFactory()
+        game = GameFactory(creator=opponent, deal=LONGER_DEAL, move_time=timedelta(days=1))
+        services.game_join(user=away, game_id=game.pk)
+        first_move(game, [opponent, away])
+        games.append(game)
+    Preferences.objects.filter(user=away).update(push_your_move=True)  # as if the window ended now
+    rows = list(Notification.objects.filter(user=away, kind=Kind.YOUR_MOVE).order_by("pk"))
+    assert len(rows) == 3 and not service.to("away")
+    holding, release = threading.Event(), threading.Event()
+
+    def email_claim() -> None:  # what services._claim_your_moves does, stopped before its commit
+        try:
+            with transaction.atomic():
+                policy.your_move_claims_take_turns(user_id=away.pk)
+                list(Notification.objects.filter(pk__in=[rows[1].pk, rows[2].pk]).select_for_update())
+                holding.set()
+                release.wait(timeout=30)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=email_claim)
+    holder.start()
+    try:
+        assert holding.wait(timeout=30)
+        threading.Timer(1.0, release.set).start()  # the claim commits a moment later
+        later = push.deliver_to_browsers(notification_id=rows[0].pk, written_at=None)
+    finally:
+        release.set()
+        holder.join(timeout=30)
+    assert later == []
+    [pushed] = service.to("away")
+    assert pushed.payload["title"] == "It's your move in 3 games"
+    for game in games:
+        assert f"Your move in game {game.pk}." in pushed.payload["body"]
+    for row in rows[1:]:  # their own tasks push nothing more
+        assert push.deliver_to_browsers(notification_id=row.pk, written_at=None) == []
+    assert len(service.to("away")) == 1
+    assert PushSubscription.objects.filter(pk=subscription.pk, last_success__isnull=False).exists()
