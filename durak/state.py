@@ -45,7 +45,7 @@ class Position:
     dealer: int
     hands: list[list[str]]
     stock: list[str]
-    trump: str | None
+    _trump: str | None
     trump_card: str | None
     discard: list[str]
     attacker: int | None
@@ -95,7 +95,6 @@ class Position:
         self.dealer = dealer
         self.hands = []
         self.stock = []
-        self.trump = None
         self.trump_card = None
         self.discard = []
         self.attacker = None
@@ -123,8 +122,20 @@ class Position:
         self.forget()
         self.set_trump(None)
 
+    @property
+    def trump(self) -> str | None:
+        """The trump suit; None when an enchanted eight turned up as the trump card (no trumps)."""
+        return self._trump
+
+    @trump.setter
+    def trump(self, trump: str | None) -> None:
+        self.set_trump(trump)
+
     def set_trump(self, trump: str | None) -> None:
-        self.trump = trump
+        """Make ``trump`` the trump suit, with what is kept of it: the cards that beat each card,
+        and the card a trump swap gives."""
+        self._trump = trump
+        self.forget()
         self.beaten_by = beaters(trump)
         if self.rules.trump_swap == "never" or trump is None:
             self.swap_card = None
@@ -162,6 +173,11 @@ class Position:
     def ranks(self) -> set[str]:
         """The ranks of the cards on the table."""
         return self.bout.ranks
+
+    @ranks.setter
+    def ranks(self, ranks: set[str]) -> None:
+        self.bout.ranks = ranks
+        self.forget()
 
     @property
     def named(self) -> dict[str, str]:
