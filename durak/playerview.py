@@ -15,6 +15,7 @@ from durak.actions import Action
 from durak.cards import sort_hand
 from durak.legality import legal_actions, waiting_for
 from durak.state import Position
+from durak.storage import rules_json
 
 
 class LastBout(TypedDict):
@@ -151,7 +152,7 @@ def view_of(position: Position, player: int | None) -> dict[str, Any]:
         "last_bout": dict(position.last_bout) if position.last_bout else None,
         "end": dict(position.end) if position.end else None,
         "enchanted": list(position.rules.enchanted),
-        "rules": position.rules.to_dict(),
+        "rules": rules_json(position.rules),
         # The rest of the public state, so that a player's program can rebuild the game from
         # this view and a guess of the hidden cards (Game.from_view).
         "bouts": position.bouts,
