@@ -85,7 +85,11 @@ _REMEMBERED: Final = 256
 
 def rules_of(data: dict[str, Any]) -> Rules:
     """``Rules.from_dict(data)``, remembered for the rule sets read before."""
-    key = tuple((name, tuple(value) if isinstance(value, list) else value) for name, value in data.items())
+    # The type too: True == 1 and 6.0 == 6, but Rules refuses what is not of its option's type.
+    key = tuple(
+        (name, type(value), tuple(value) if isinstance(value, list) else value)
+        for name, value in data.items()
+    )
     try:
         return _READ[key]
     except (KeyError, TypeError):  # TypeError: a value that is no JSON scalar, which from_dict refuses

@@ -10,6 +10,7 @@ import durak
 from durak.bout import Bout
 from durak.enchanted import EFFECTS, ENCHANTABLE_RANKS, ENCHANTMENTS, Spells
 from durak.seating import SEATINGS, BlackBookTeams, NoTeams, Partners
+from durak.storage import rules_json, rules_of
 
 ENGINE = Path(durak.__file__).parent
 
@@ -62,3 +63,19 @@ def test_no_engine_module_but_the_seating_and_the_rules_names_a_team_mode_or_a_p
                 assert node.value not in named, f"{path.name}:{node.lineno} names {node.value!r}"
             if isinstance(node, ast.Compare) and isinstance(node.left, ast.Attribute):
                 assert node.left.attr != "teams", f"{path.name}:{node.lineno} compares the team mode"
+
+
+def test_the_remembered_rules_are_the_rules_read_and_written() -> None:
+    rules = durak.Rules.preset("black_book", enchanted=["6", "Q"])
+    data = rules.to_dict(stored=True)
+    assert rules_of(data) == rules and rules_of(dict(data)) is rules_of(data)
+    written = rules_json(rules, stored=True)
+    written["enchanted"].append("K")
+    assert rules_json(rules, stored=True) == data and rules_json(rules) == rules.to_dict()
+    # An option of the wrong type is refused, never mistaken for an equal value read before.
+    for wrong in ({**data, "hand_size": 6.0}, {**data, "transfer": 1}):
+        try:
+            rules_of(wrong)
+        except durak.RulesError:
+            continue
+        raise AssertionError(f"accepted {wrong}")
