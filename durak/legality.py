@@ -387,11 +387,10 @@ def _attacks(position: Position, player: int) -> list[Action]:
                 else:
                     by_rank[rank] = [card]
             for group in by_rank.values():
-                for size in range(2, min(len(group), limit) + 1):
-                    actions.extend(
-                        {"type": "attack", "player": player, "cards": list(cards)}
-                        for cards in combinations(group, size)
-                    )
+                if len(group) > 1:  # a plain loop: a generator per group cost more than its cards
+                    for size in range(2, min(len(group), limit) + 1):
+                        for cards in combinations(group, size):
+                            actions.append({"type": "attack", "player": player, "cards": list(cards)})
     if position.spells.naming:
         actions = _name_eights(position, actions)
     return actions
