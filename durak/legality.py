@@ -404,8 +404,10 @@ def _defences(position: Position, player: int) -> list[Action]:
     actions: list[Action] = []
     if bout.unbeaten:
         attacks = bout.attacks
-        # enumerate, not zip(strict=True), which costs more than the rest of this line
-        unbeaten = [attacks[i] for i, pair in enumerate(bout.table) if pair[1] is None]
+        if bout.unbeaten == len(attacks):  # none beaten yet, as after every attack card landed
+            unbeaten = attacks
+        else:  # enumerate, not zip(strict=True), which costs more than the rest of this line
+            unbeaten = [attacks[i] for i, pair in enumerate(bout.table) if pair[1] is None]
         if position.spells.active:
             for attack in unbeaten:
                 for card in hand:
