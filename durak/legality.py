@@ -376,16 +376,15 @@ def _attacks(position: Position, player: int) -> list[Action]:
     hand = position.hands[player]
     actions: list[Action] = [{"type": "attack", "player": player, "cards": [card]} for card in hand]
     if position.rules.multi_card_attack:
-        ranks = [RANK_OF[card] for card in hand]
+        by_rank: dict[str, list[str]] = {}
+        for card in hand:
+            rank = RANK_OF[card]
+            if rank in by_rank:
+                by_rank[rank].append(card)
+            else:
+                by_rank[rank] = [card]
         assert position.defender is not None
-        if len(set(ranks)) < len(ranks) and (limit := position.limit_against(position.defender)) > 1:
-            by_rank: dict[str, list[str]] = {}
-            for i, rank in enumerate(ranks):
-                card = hand[i]
-                if rank in by_rank:
-                    by_rank[rank].append(card)
-                else:
-                    by_rank[rank] = [card]
+        if len(by_rank) < len(hand) and (limit := position.limit_against(position.defender)) > 1:
             for group in by_rank.values():
                 if len(group) > 1:  # a plain loop: a generator per group cost more than its cards
                     for size in range(2, min(len(group), limit) + 1):
