@@ -72,7 +72,7 @@ SUBSCRIBE_WAIT_SECONDS = 2.0
 PUBLISH_PAUSE_SECONDS = 5.0
 #: The fan-out's pauses between attempts to subscribe again: doubling up to the last.
 RESUBSCRIBE_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0)
-#: The subscription's name in Redis's ``CLIENT LIST``.
+#: The subscription's name in Redis's ``CLIENT LIST``, under ``REDIS_NAMESPACE`` (:func:`fanout_name`).
 FANOUT_NAME = "durak-live-fanout"
 #: What every stream of a process is told when the fan-out is lost (``live.js`` then polls).
 UNAVAILABLE = {"condition": "unavailable", "text": "The live stream was interrupted.", "extra": {}}
@@ -105,6 +105,12 @@ def user_channel(user_id: int) -> str:
 
 
 # --- Sending ----------------------------------------------------------------------------------
+
+
+def fanout_name() -> str:
+    """The name this site's fan-out connections give themselves in Redis (``CLIENT LIST``): apart
+    from another site's, or another test run's, on the same server."""
+    return redis_name(FANOUT_NAME)
 
 
 def pubsub_channel() -> str:
@@ -233,7 +239,7 @@ class Fanout:
                 settings.LIVE_REDIS_URL,
                 socket_connect_timeout=1.0,
                 socket_keepalive=True,
-                client_name=FANOUT_NAME,
+                client_name=fanout_name(),
             )
             try:
                 async with client.pubsub(ignore_subscribe_messages=True) as pubsub:

@@ -56,7 +56,7 @@ def test_a_prefix_with_glob_characters_clears_only_itself(raw: redis.Redis) -> N
         assert caches["other"].get("key") == "stays"
 
 
-def test_wait_slots_and_the_live_channel_are_named_in_the_namespace() -> None:
+def test_wait_slots_the_live_channel_and_the_fanout_are_named_in_the_namespace() -> None:
     with override_settings(
         REDIS_NAMESPACE="", LIVE_REDIS_URL="redis://127.0.0.1:6379/4", LIVE_REDIS_CHANNEL=""
     ):
@@ -67,6 +67,7 @@ def test_wait_slots_and_the_live_channel_are_named_in_the_namespace() -> None:
     ):
         assert redis_name("api-waits:5") == "site-a:api-waits:5"
         assert live.pubsub_channel() == "site-a:durak-live:4"
+        assert live.fanout_name() == "site-a:durak-live-fanout"  # its name in CLIENT LIST
         with override_settings(LIVE_REDIS_CHANNEL="chosen"):
             assert live.pubsub_channel() == "chosen"
 
