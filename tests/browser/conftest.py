@@ -6,12 +6,13 @@ Never ``playwright install``: the browser is the system's ``/usr/bin/chromium``.
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.signals import request_finished, request_started
+from django.core.servers.basehttp import ThreadedWSGIServer
+from django.test.testcases import LiveServerThread
 
 # Playwright's sync API keeps an asyncio loop running in the test thread for the
 # rest of the worker's session, so Django would refuse every ORM call after it
@@ -43,42 +44,85 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 
 class _Answering:
-    """The requests the live server (threads of this process) is answering now, live streams
-    aside (they hold no database connection): Django's request signals, counted per thread."""
+    """The requests the live server is answering now, live streams aside (they hold no database
+    connection). Only the live server's: its application is wrapped (``_CountedServer``), so the
+    test client's and schemathesis's calls into Django in this process, which fire the same
+    request signals and do not always close their responses, are not counted."""
 
     def __init__(self) -> None:
-        self.count = 0
+        self.paths: list[str] = []
         self.changed = threading.Condition()
-        self.local = threading.local()
 
-    def started(self, sender: Any, environ: dict[str, Any] | None = None, **kwargs: Any) -> None:
-        counted = not str((environ or {}).get("PATH_INFO", "")).startswith("/live/")
-        self.local.counted = counted
-        if counted:
-            with self.changed:
-                self.count += 1
+    def enter(self, path: str) -> None:
+        with self.changed:
+            self.paths.append(path)
 
-    def finished(self, sender: Any, **kwargs: Any) -> None:
-        if getattr(self.local, "counted", False):
-            self.local.counted = False
-            with self.changed:
-                self.count -= 1
-                self.changed.notify_all()
+    def leave(self, path: str) -> None:
+        with self.changed:
+            self.paths.remove(path)
+            self.changed.notify_all()
 
-    def wait_idle(self, timeout: float) -> bool:
+    def wait_idle(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
         with self.changed:
-            while self.count > 0:
+            while self.paths:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    return False
+                    pytest.fail(
+                        f"the live server was still answering {sorted(self.paths)} "
+                        f"{timeout:.0f} s after the test closed its browser contexts",
+                        pytrace=False,
+                    )
                 self.changed.wait(left)
-        return True
 
 
 ANSWERING = _Answering()
-request_started.connect(ANSWERING.started, dispatch_uid="tests.browser.answering.started")
-request_finished.connect(ANSWERING.finished, dispatch_uid="tests.browser.answering.finished")
+
+
+class _Counted:
+    """A WSGI response that tells ``ANSWERING`` when the server has closed it (wsgiref closes
+    every response an application returned, whether sending it worked or not)."""
+
+    def __init__(self, result: Iterable[bytes], path: str) -> None:
+        self.result = result
+        self.path: str | None = path
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.result)
+
+    def close(self) -> None:
+        try:
+            close = getattr(self.result, "close", None)
+            if close is not None:
+                close()
+        finally:
+            if self.path is not None:
+                ANSWERING.leave(self.path)
+                self.path = None
+
+
+class _CountedServer(ThreadedWSGIServer):
+    """The live server's WSGI server, its application counted in ``ANSWERING``."""
+
+    def set_app(self, application: Any) -> None:
+        def counted(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+            path = str(environ.get("PATH_INFO", ""))
+            if path.startswith("/live/"):
+                result: Iterable[bytes] = application(environ, start_response)
+                return result
+            ANSWERING.enter(path)
+            try:
+                result = application(environ, start_response)
+            except BaseException:
+                ANSWERING.leave(path)
+                raise
+            return _Counted(result, path)
+
+        super().set_app(counted)
+
+
+# pytest-django's live server is Django's LiveServerThread, which builds its server_class.
+LiveServerThread.server_class = _CountedServer
 
 
 @pytest.fixture(autouse=True)
