@@ -19,10 +19,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, Protocol
 
-from durak.cards import RANK_VALUE, deck
+from durak.cards import RANK_VALUE, SUIT_OF, deck
 from durak.game import Action, Game, IllegalAction
+from durak.legality import listed_actions
 
 LogEntry = dict[str, Any]
 
@@ -35,7 +37,13 @@ class Bot(Protocol):
 
 def card_value(card: str, trump: str | None) -> int:
     """How much a card is worth keeping: its rank, and a trump above every plain card."""
-    return RANK_VALUE[card] + (20 if card[-1] == trump else 0)
+    return _card_values(trump)[card]
+
+
+@cache
+def _card_values(trump: str | None) -> dict[str, int]:
+    """:func:`card_value` of every card under ``trump``, found once per trump."""
+    return {card: RANK_VALUE[card] + (20 if SUIT_OF[card] == trump else 0) for card in RANK_VALUE}
 
 
 class RandomBot:
@@ -67,49 +75,81 @@ class RuleBot:
         return dict(rule_choice(actions, view["trump"], view["stock_size"], len(view["table"])))
 
 
-def rule_choice(actions: list[Action], trump: str | None, stock_size: int, on_table: int) -> Action:
-    """The rule-of-thumb choice among ``actions`` (all of one player)."""
-    by_type: dict[str, list[Action]] = {}
+def rule_choice(actions: Sequence[Action], trump: str | None, stock_size: int, on_table: int) -> Action:
+    """The rule-of-thumb choice among ``actions`` (all of one player): the first of the cheapest
+    where several cost the same. Each playout of the search bot asks it at every step, so it
+    sorts the actions in one pass and compares numbers, not tuples built per action."""
+    values = _card_values(trump)
+    attacks: list[Action] = []
+    defences: list[Action] = []
+    transfers: list[Action] = []
+    throws: list[Action] = []
+    take = passing = None
     for action in actions:
-        by_type.setdefault(action["type"], []).append(action)
-
-    def value(action: Action) -> int:
-        cards = action.get("cards") or [action["card"]]
-        return sum(card_value(card, trump) for card in cards)
-
-    if "swap_trump" in by_type:
-        return by_type["swap_trump"][0]  # the face-up card is worth more than the lowest trump
-    if "attack" in by_type:
+        kind = action["type"]
+        if kind == "defend":
+            defences.append(action)
+        elif kind == "attack":
+            attacks.append(action)
+        elif kind == "throw":
+            throws.append(action)
+        elif kind == "transfer":
+            transfers.append(action)
+        elif kind == "take":
+            take = take or action
+        elif kind == "pass":
+            passing = passing or action
+        elif kind == "swap_trump":
+            return action  # the face-up card is worth more than the lowest trump
+    if attacks:
         # Low cards first; several of a rank together when they are plain cards.
-        def opening_cost(action: Action) -> tuple[int, int]:
-            cards = action["cards"]
-            plain = all(card[-1] != trump for card in cards)
-            per_card = value(action) / len(cards)
-            bonus = 3 * (len(cards) - 1) if plain and per_card < 11 else 0
-            return (int(per_card - bonus), -len(cards))
-
-        return min(by_type["attack"], key=opening_cost)
-    if "defend" in by_type or "transfer" in by_type or "take" in by_type:
-        cheapest = min(by_type.get("defend", []), key=value, default=None)
-        transfer = min(by_type.get("transfer", []), key=value, default=None)
-        saves = transfer is not None and (cheapest is None or value(transfer) < value(cheapest))
-        if saves and transfer is not None and (transfer["card"][-1] != trump or stock_size == 0):
+        return attacks[_first_min([_opening_cost(action["cards"], values, trump) for action in attacks])]
+    if defences or transfers or take is not None:
+        cheapest = defences[_first_min([values[a["card"]] for a in defences])] if defences else None
+        transfer = transfers[_first_min([values[a["card"]] for a in transfers])] if transfers else None
+        saves = transfer is not None and (
+            cheapest is None or values[transfer["card"]] < values[cheapest["card"]]
+        )
+        if saves and transfer is not None and (SUIT_OF[transfer["card"]] != trump or stock_size == 0):
             return transfer
         if cheapest is None:
-            return by_type["take"][0]
-        costly = cheapest["card"][-1] == trump and RANK_VALUE[cheapest["card"]] >= 12
-        if costly and stock_size > 4 and on_table <= 2 and "take" in by_type:
-            return by_type["take"][0]
+            assert take is not None
+            return take
+        costly = SUIT_OF[cheapest["card"]] == trump and RANK_VALUE[cheapest["card"]] >= 12
+        if costly and stock_size > 4 and on_table <= 2 and take is not None:
+            return take
         return cheapest
-    if "throw" in by_type:
-        cheap = [a for a in by_type["throw"] if a["card"][-1] != trump and RANK_VALUE[a["card"]] <= 10]
-        if stock_size == 0:
-            cheap = by_type["throw"]
+    if throws:
+        cheap = (
+            throws
+            if stock_size == 0
+            else [a for a in throws if SUIT_OF[a["card"]] != trump and RANK_VALUE[a["card"]] <= 10]
+        )
         if cheap:
-            return min(cheap, key=value)
-    if "pass" in by_type:
-        return by_type["pass"][0]
-    return min(actions, key=lambda a: value(a) if ("card" in a or "cards" in a) else 0)
+            return cheap[_first_min([values[a["card"]] for a in cheap])]
+    if passing is not None:
+        return passing
+    return actions[_first_min([_cost(action, values) for action in actions])]
+
+
+def _first_min(costs: list[int] | list[tuple[int, int]]) -> int:
+    """The index of the first of the lowest ``costs``."""
+    return min(range(len(costs)), key=costs.__getitem__)
+
+
+def _opening_cost(cards: list[str], values: dict[str, int], trump: str | None) -> tuple[int, int]:
+    if len(cards) == 1:
+        return (values[cards[0]], -1)
+    per_card = sum(values[card] for card in cards) / len(cards)
+    plain = all(SUIT_OF[card] != trump for card in cards)
+    bonus = 3 * (len(cards) - 1) if plain and per_card < 11 else 0
+    return (int(per_card - bonus), -len(cards))
+
+
+def _cost(action: Action, values: dict[str, int]) -> int:
+    if "cards" in action:
+        return sum(values[card] for card in action["cards"])
+    return values[action["card"]] if "card" in action else 0
 
 
 class Knowledge:
@@ -261,15 +301,14 @@ class SearchBot:
             if game.over:
                 break
             player = rng.choice(game.waiting_for())
-            actions = game.legal_actions(player)
+            actions = listed_actions(game, player)  # the game's own: applied, never changed
             if rng.random() < self.epsilon:
                 action = rng.choice(actions)
             else:
                 action = rule_choice(actions, game.trump, game.stock_size, len(game.table))
             game.apply(action)
-        if game.rules.teams != "none":
-            return 1.0 if game.over and game.losing_team == game.team_of(seat) else 0.0
-        return 1.0 if game.over and game.loser == seat else 0.0
+        outcome = game.outcome()
+        return 1.0 if outcome is not None and seat in outcome.losers else 0.0
 
 
 BOTS: dict[str, type[RandomBot] | type[RuleBot] | type[SearchBot]] = {

@@ -11,12 +11,12 @@ Everything that lives for one bout only is here, so that ending a bout is one ``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from durak.cards import RANK_OF
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Bout:
     """The running bout. ``table``: [attack card, defence card or None] pairs, in the order the
     attack cards landed; ``ranks``: the ranks on the table; ``named``: the suit each enchanted
@@ -27,17 +27,32 @@ class Bout:
     ``attacks``: the attack cards, in order, and ``unbeaten``: how many are not yet beaten (both
     kept, not stored)."""
 
-    table: list[list[str | None]] = field(default_factory=list)
-    ranks: set[str] = field(default_factory=set)
-    named: dict[str, str] = field(default_factory=dict)
-    limit: int | None = None
-    taking: bool = False
-    passed: set[int] = field(default_factory=set)
-    closed: bool = False
-    transfer_blocked: bool = False
-    king_defended: bool = False
-    attacks: list[str] = field(default_factory=list)
-    unbeaten: int = 0
+    table: list[list[str | None]]
+    ranks: set[str]
+    named: dict[str, str]
+    limit: int | None
+    taking: bool
+    passed: set[int]
+    closed: bool
+    transfer_blocked: bool
+    king_defended: bool
+    attacks: list[str]
+    unbeaten: int
+
+    def __init__(self) -> None:
+        # Written out rather than generated: a bout is made at the end of every bout, and a
+        # dataclass's default factories cost twice as much.
+        self.table = []
+        self.ranks = set()
+        self.named = {}
+        self.limit = None
+        self.taking = False
+        self.passed = set()
+        self.closed = False
+        self.transfer_blocked = False
+        self.king_defended = False
+        self.attacks = []
+        self.unbeaten = 0
 
     def recount(self) -> None:
         """Find what is kept from the table again, after the table was set from outside."""
@@ -79,16 +94,16 @@ class Bout:
         return None
 
     def copy(self) -> Bout:
-        return Bout(
-            [list(pair) for pair in self.table],
-            set(self.ranks),
-            dict(self.named),
-            self.limit,
-            self.taking,
-            set(self.passed),
-            self.closed,
-            self.transfer_blocked,
-            self.king_defended,
-            list(self.attacks),
-            self.unbeaten,
-        )
+        bout = Bout()
+        bout.table = [list(pair) for pair in self.table]
+        bout.ranks = set(self.ranks)
+        bout.named = dict(self.named)
+        bout.limit = self.limit
+        bout.taking = self.taking
+        bout.passed = set(self.passed)
+        bout.closed = self.closed
+        bout.transfer_blocked = self.transfer_blocked
+        bout.king_defended = self.king_defended
+        bout.attacks = list(self.attacks)
+        bout.unbeaten = self.unbeaten
+        return bout

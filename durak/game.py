@@ -516,17 +516,20 @@ class Game(Position):
         once the stock is gone, whoever holds no cards is out."""
         stock = self.stock
         order = self._draw_order(attacker, defender)
-        hand_size = self.rules.hand_size
-        for player in order:
-            need = hand_size - len(self.hands[player])
-            if need > 0 and stock:
-                drawn = stock[:need]
-                del stock[:need]
-                self.hands[player].extend(drawn)
-                event: dict[str, Any] = {"type": "drew", "player": player, "count": len(drawn)}
-                if not stock:
-                    event["face_up"] = drawn[-1]  # the face-up trump card is drawn last
-                self.events.append(event)
+        if stock:
+            hands, hand_size, events = self.hands, self.rules.hand_size, self.events
+            for player in order:
+                hand = hands[player]
+                need = hand_size - len(hand)
+                if need > 0:
+                    drawn = stock[:need]
+                    del stock[:need]
+                    hand += drawn
+                    event: dict[str, Any] = {"type": "drew", "player": player, "count": len(drawn)}
+                    events.append(event)
+                    if not stock:
+                        event["face_up"] = drawn[-1]  # the face-up trump card is drawn last
+                        break
         if not stock:
             for player in order:
                 if not self.hands[player] and player not in self.finished:

@@ -13,7 +13,7 @@ only a player holding a card that fits.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Final
@@ -330,18 +330,30 @@ def why_no_claim(
 
 
 def legal_actions(position: Position, player: int) -> list[Action]:
-    """Every action ``player`` may take now, multi-card openings included (while a bout runs,
-    remembered until the next move: each call gets copies, apply checks against the list)."""
-    if position.over or not 0 <= player < position.players:
+    """Every action ``player`` may take now, multi-card openings included: copies of
+    :func:`listed_actions`, which ``apply`` checks an action against."""
+    known = listed_actions(position, player)
+    if not known:
         return []
+    copies = list(map(dict.copy, known))
     if not position.bout.table:
-        # Openings are not remembered: each would need a cards list of its own in every copy
-        # handed out, which costs more than checking the one attack played.
-        return _listed(position, player)
+        for action in copies:  # an opening's cards list needs a copy of its own
+            cards = action.get("cards")
+            if cards is not None:
+                action["cards"] = cards.copy()
+    return copies
+
+
+def listed_actions(position: Position, player: int) -> Sequence[Action]:
+    """The position's own list of what ``player`` may do now, remembered until the next move; not
+    copies, so only for code that never changes them (the search bot's playouts, which apply
+    them as they are)."""
     known = position.legal.get(player)
     if known is None:
+        if position.over or not 0 <= player < position.players:
+            return ()
         known = position.legal[player] = _listed(position, player)
-    return list(map(dict.copy, known)) if known else []
+    return known
 
 
 def _listed(position: Position, player: int) -> list[Action]:
@@ -375,18 +387,21 @@ def _listed(position: Position, player: int) -> list[Action]:
 def _attacks(position: Position, player: int) -> list[Action]:
     hand = position.hands[player]
     actions: list[Action] = [{"type": "attack", "player": player, "cards": [card]} for card in hand]
-    if position.rules.multi_card_attack:
-        by_rank: dict[str, list[str]] = {}
-        for card in hand:
-            rank = RANK_OF[card]
-            if rank in by_rank:
-                by_rank[rank].append(card)
-            else:
-                by_rank[rank] = [card]
+    if position.rules.multi_card_attack and len({RANK_OF[card] for card in hand}) < len(hand):
         assert position.defender is not None
-        if len(by_rank) < len(hand) and (limit := position.limit_against(position.defender)) > 1:
+        limit = position.limit_against(position.defender)
+        if limit > 1:
+            by_rank: dict[str, list[str]] = {}
+            for card in hand:
+                rank = RANK_OF[card]
+                if rank in by_rank:
+                    by_rank[rank].append(card)
+                else:
+                    by_rank[rank] = [card]
             for group in by_rank.values():
-                if len(group) > 1:  # a plain loop: a generator per group cost more than its cards
+                if len(group) == 2:  # the usual pair: one opening of both, the group itself
+                    actions.append({"type": "attack", "player": player, "cards": group})
+                elif len(group) > 2:
                     for size in range(2, min(len(group), limit) + 1):
                         for cards in combinations(group, size):
                             actions.append({"type": "attack", "player": player, "cards": list(cards)})
@@ -470,12 +485,26 @@ def listed_move(position: Position, action: object) -> Move | None:
     known = position.legal.get(player)
     if known is None or action not in known:
         return None
-    kind = action["type"]
-    if kind == "attack":
-        return Move(kind, player, tuple(action["cards"]), as_suit=action.get("as_suit"))
-    if kind == "defend":
-        return Move(kind, player, (), action["card"], action["target"], action.get("as_suit"))
-    return Move(kind, player, (), action.get("card"), None, action.get("as_suit"))
+    get = action.get
+    cards = get("cards")
+    # All nine fields in order, without Move()'s keyword handling: this runs for nearly every move.
+    return _new_move(
+        Move,
+        (
+            action["type"],
+            player,
+            () if cards is None else tuple(cards),
+            get("card"),
+            get("target"),
+            get("as_suit"),
+            None,
+            None,
+            None,
+        ),
+    )
+
+
+_new_move: Final = tuple.__new__
 
 
 def why_illegal(position: Position, action: object) -> IllegalAction | None:

@@ -265,6 +265,8 @@ class Position:
     def next_in_game(self, player: int, include_self: bool = False) -> int:
         """The first player still in the game after ``player`` in the direction of play (``player``
         itself when nobody else is left). Asked only while someone is in the game."""
+        if self.stock:  # everyone is in the game while the stock lasts
+            return player if include_self else (player + self.direction) % self.players
         start = 0 if include_self else 1
         for step in range(start, self.players + start):
             candidate = (player + step * self.direction) % self.players
