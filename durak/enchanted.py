@@ -18,6 +18,7 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 from durak.cards import RANK_OF, RANK_VALUE, SUIT_OF, SUIT_SYMBOLS
@@ -209,3 +210,10 @@ class Spells:
         if defence_suit == attack_suit:
             return RANK_VALUE[defence] > RANK_VALUE[attack]
         return defence_suit == trump
+
+
+@cache
+def spells_of(ranks: tuple[str, ...]) -> Spells:
+    """The :class:`Spells` of ``ranks``, made once: a game gets them as it is made or loaded, and
+    nothing changes them."""
+    return Spells(ranks)

@@ -387,17 +387,16 @@ def _listed(position: Position, player: int) -> list[Action]:
 def _attacks(position: Position, player: int) -> list[Action]:
     hand = position.hands[player]
     actions: list[Action] = [{"type": "attack", "player": player, "cards": [card]} for card in hand]
-    if position.rules.multi_card_attack and len({RANK_OF[card] for card in hand}) < len(hand):
+    if position.rules.multi_card_attack:
+        by_rank: dict[str, list[str]] = {}
+        for card in hand:
+            rank = RANK_OF[card]
+            if rank in by_rank:
+                by_rank[rank].append(card)
+            else:
+                by_rank[rank] = [card]
         assert position.defender is not None
-        limit = position.limit_against(position.defender)
-        if limit > 1:
-            by_rank: dict[str, list[str]] = {}
-            for card in hand:
-                rank = RANK_OF[card]
-                if rank in by_rank:
-                    by_rank[rank].append(card)
-                else:
-                    by_rank[rank] = [card]
+        if len(by_rank) < len(hand) and (limit := position.limit_against(position.defender)) > 1:
             for group in by_rank.values():
                 if len(group) == 2:  # the usual pair: one opening of both, the group itself
                     actions.append({"type": "attack", "player": player, "cards": group})

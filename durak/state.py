@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from durak.bout import Bout
 from durak.cards import RANK_OF, SUITS, beaters
-from durak.enchanted import Spells
+from durak.enchanted import Spells, spells_of
 from durak.errors import NoPlayerLeft
 from durak.rules import Rules
 from durak.seating import SEATINGS, NoTeams
@@ -117,7 +117,7 @@ class Position:
         self.state_format = state_format
         self.bout = Bout()
         self.seating = SEATINGS[rules.teams]
-        self.spells = Spells(rules.enchanted)
+        self.spells = spells_of(rules.enchanted)
         self.discarded_ranks = {}
         self.forget()
         self.set_trump(None)
