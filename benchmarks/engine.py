@@ -3,6 +3,7 @@
     python -m benchmarks.engine                          # today's working tree alone
     python -m benchmarks.engine --baseline 9395d95       # against the durak/ of a git revision
     python -m benchmarks.engine --baseline REV --current REV2 --rounds 5 --seconds 1.0
+    python -m benchmarks.engine --baseline REV --instructions   # counted, not timed (valgrind)
 
 The working tree's ``durak/`` is copied when the run starts (an edit made during the run does not
 reach it), and ``--baseline`` extracts that revision's (``git archive REV durak``), each into a
@@ -26,7 +27,12 @@ of the per-round ratios current/baseline, with their range:
 - ``waiting``: 30 random games for each preset and table size, asking only a player the game waits
   for (``waiting_for()`` + ``legal_actions(player)`` + ``apply``); games per second.
 
-Defaults take a few minutes. Run by hand; not a timed test.
+Defaults take a few minutes. On a machine whose speed wanders (a shared virtual machine, say),
+``--instructions`` gives figures that repeat exactly: it runs each metric's work under valgrind
+(``--tool=cachegrind --cache-sim=no``), once per engine, and reports the instructions a game (a
+round trip, a playout) takes, warm-up excluded; fewer instructions is not exactly less time (the
+instructions differ in cost), but it moves with it and does not depend on the load. Run by hand;
+not a timed test.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -112,7 +119,11 @@ def fastest(work: Callable[[], dict[str, int]], seconds: float) -> tuple[float, 
     return best, counts
 
 
-def measure_both(seconds: float) -> dict[str, float]:
+#: A metric's fixed piece of work, the same every time it runs: it returns what it counted.
+Work = Callable[[], dict[str, int]]
+
+
+def both_work() -> Work:
     from durak import Rules
 
     rules = Rules.preset("classic")
@@ -120,11 +131,10 @@ def measure_both(seconds: float) -> dict[str, float]:
     def work() -> dict[str, int]:
         return {"games": GAMES, "steps": sum(both_players_game(rules, seed) for seed in range(GAMES))}
 
-    elapsed, counts = fastest(work, seconds)
-    return {"games/s": counts["games"] / elapsed, "µs/step": elapsed / counts["steps"] * 1e6}
+    return work
 
 
-def measure_waiting(preset: str, players: int, seconds: float) -> dict[str, float]:
+def waiting_work(preset: str, players: int) -> Work:
     from durak import Rules
 
     rules = Rules.preset(preset)
@@ -132,8 +142,7 @@ def measure_waiting(preset: str, players: int, seconds: float) -> dict[str, floa
     def work() -> dict[str, int]:
         return {"games": GAMES, "steps": sum(random_game(rules, players, seed)[1] for seed in range(GAMES))}
 
-    elapsed, counts = fastest(work, seconds)
-    return {"games/s": counts["games"] / elapsed, "µs/step": elapsed / counts["steps"] * 1e6}
+    return work
 
 
 def played_in(seed: int, steps: int) -> tuple[Game, list[dict[str, Any]]] | None:
@@ -157,7 +166,7 @@ def played_in(seed: int, steps: int) -> tuple[Game, list[dict[str, Any]]] | None
     return None if game.over else (game, log)
 
 
-def measure_round_trip(seconds: float) -> dict[str, float]:
+def round_trip_work() -> Work:
     from durak import Game
 
     states: list[dict[str, Any]] = []
@@ -174,8 +183,7 @@ def measure_round_trip(seconds: float) -> dict[str, float]:
                 Game.from_dict(state).to_dict()
         return {"trips": TRIPS * len(states)}
 
-    elapsed, counts = fastest(work, seconds)
-    return {"µs": elapsed / counts["trips"] * 1e6}
+    return work
 
 
 def search_views() -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
@@ -195,7 +203,7 @@ def search_views() -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
     return views
 
 
-def measure_search(seconds: float) -> dict[str, float]:
+def search_work() -> Work:
     from durak.bots import SearchBot
 
     views = search_views()
@@ -214,30 +222,51 @@ def measure_search(seconds: float) -> dict[str, float]:
             playouts += run
         return {"playouts": playouts}
 
-    elapsed, counts = fastest(work, seconds)
-    return {"playouts/s": counts["playouts"] / elapsed}
+    return work
 
 
-def measure(metric: str, seconds: float) -> dict[str, float]:
+def work_of(metric: str) -> Work:
     if metric == "both":
-        return measure_both(seconds)
+        return both_work()
     if metric == "round_trip":
-        return measure_round_trip(seconds)
+        return round_trip_work()
     if metric == "search":
-        return measure_search(seconds)
+        return search_work()
     kind, preset, players = metric.split(":")
     if kind != "waiting":
         raise ValueError(f"no metric {metric!r}")
-    return measure_waiting(preset, int(players), seconds)
+    return waiting_work(preset, int(players))
 
 
-def worker(metric: str, seconds: float, engine: str) -> None:
-    """Measure one metric with the engine under ``engine`` and print it as JSON."""
+def measure(metric: str, seconds: float) -> dict[str, float]:
+    """The metric's figures: its work timed by :func:`fastest`."""
+    elapsed, counts = fastest(work_of(metric), seconds)
+    if "trips" in counts:
+        return {"µs": elapsed / counts["trips"] * 1e6}
+    if "playouts" in counts:
+        return {"playouts/s": counts["playouts"] / elapsed}
+    return {"games/s": counts["games"] / elapsed, "µs/step": elapsed / counts["steps"] * 1e6}
+
+
+def count(metric: str, times: int) -> dict[str, int]:
+    """Run the metric's work once to warm up (the per-trump tables, the caches), then ``times``
+    more; return what the last run counted. Two runs under an instruction counter, ``times`` 0
+    and 1, differ by the instructions of one piece of work."""
+    work = work_of(metric)
+    counts = work()
+    for _ in range(times):
+        counts = work()
+    return counts
+
+
+def worker(metric: str, seconds: float, engine: str, times: int | None) -> None:
+    """Measure one metric with the engine under ``engine`` (or, with ``times``, run its work for
+    an instruction count) and print the result as JSON."""
     import durak
 
     if not Path(durak.__file__).resolve().is_relative_to(Path(engine).resolve()):
         raise RuntimeError(f"imported {durak.__file__}, not the engine under {engine}")
-    print(json.dumps(measure(metric, seconds)))
+    print(json.dumps(measure(metric, seconds) if times is None else count(metric, times)))
 
 
 # --- the run: engines in folders of their own, measured in turn ----------------------------------
@@ -266,25 +295,43 @@ def snapshot(revision: str | None, into: Path) -> Path:
     return into
 
 
-def run_worker(engine: Path, metric: str, seconds: float) -> dict[str, float]:
+def worker_command(engine: Path, metric: str, *options: str) -> list[str]:
     # The script by its path, not ``-m``: ``-m`` would put the working directory, and with it the
     # working tree's durak/, ahead of PYTHONPATH.
+    return [sys.executable, __file__, "--worker", metric, "--engine", str(engine), *options]
+
+
+def run_worker(engine: Path, metric: str, seconds: float) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(engine)}
-    command = [
-        sys.executable,
-        __file__,
-        "--worker",
-        metric,
-        "--seconds",
-        str(seconds),
-        "--engine",
-        str(engine),
-    ]
+    command = worker_command(engine, metric, "--seconds", str(seconds))
     done = subprocess.run(command, env=env, cwd=engine, capture_output=True, text=True)
     if done.returncode:
         raise RuntimeError(f"{metric} with {engine} failed:\n{done.stderr}")
     result: dict[str, float] = json.loads(done.stdout)
     return result
+
+
+#: Counts the instructions a process runs (user space, every thread), without simulating caches.
+VALGRIND = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+
+
+def count_instructions(engine: Path, metric: str) -> dict[str, float]:
+    """The instructions the metric's work takes with the engine under ``engine``, per game (per
+    round trip, per playout): the difference between a run that warms up only and one that then
+    does the work once more. The count does not depend on the machine's load; string hashing is
+    fixed (``PYTHONHASHSEED=0``) so that set orders, and with them the count, repeat too."""
+    env = {**os.environ, "PYTHONPATH": str(engine), "PYTHONHASHSEED": "0"}
+    runs = []
+    for times in (0, 1):
+        command = [*VALGRIND, *worker_command(engine, metric, "--count", str(times))]
+        done = subprocess.run(command, env=env, cwd=engine, capture_output=True, text=True)
+        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+        if done.returncode or found is None:
+            raise RuntimeError(f"{metric} with {engine} failed under valgrind:\n{done.stderr}")
+        runs.append((int(found[1].replace(",", "")), json.loads(done.stdout)))
+    (warm_only, _), (with_work, counts) = runs
+    unit = next(unit for unit in ("games", "trips", "playouts") if unit in counts)
+    return {"instructions": (with_work - warm_only) / counts[unit]}
 
 
 def describe(revision: str | None) -> str:
@@ -312,12 +359,20 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="measurements of each metric per engine")
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds a measurement")
     parser.add_argument("--verbose", action="store_true", help="print each measurement")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count instructions (valgrind) instead of timing: one count per engine and metric",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--engine", help=argparse.SUPPRESS)
+    parser.add_argument("--count", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        worker(args.worker, args.seconds, args.engine)
+        worker(args.worker, args.seconds, args.engine, args.count)
         return
+    if args.instructions and shutil.which("valgrind") is None:
+        parser.error("--instructions needs valgrind (apt-get install valgrind)")
 
     metrics = list(dict.fromkeys(metric for metric, *_ in ROWS))
     with tempfile.TemporaryDirectory(prefix="durak-bench-") as tmp:
@@ -326,12 +381,19 @@ def main() -> None:
         if args.baseline:
             engines["baseline"] = snapshot(args.baseline, Path(tmp) / "baseline")
             print(f"baseline: {describe(args.baseline)}")
+        results: dict[tuple[str, str], list[dict[str, float]]] = {}
+        if args.instructions:
+            print(f"instructions counted by valgrind, Python {sys.version.split()[0]}", flush=True)
+            for metric in metrics:
+                for name, engine in engines.items():
+                    results[name, metric] = [count_instructions(engine, metric)]
+            print_instructions(results, args.baseline is not None)
+            return
         print(
             f"{args.rounds} rounds, {args.seconds} CPU s a measurement, Python {sys.version.split()[0]}, "
             f"load average {os.getloadavg()[0]:.1f} at the start",
             flush=True,
         )
-        results: dict[tuple[str, str], list[dict[str, float]]] = {}
         for round_ in range(args.rounds):
             for index, metric in enumerate(metrics):
                 # Who goes first alternates from metric to metric and, for each metric, from round
@@ -346,6 +408,27 @@ def main() -> None:
                         print(f"  round {round_ + 1} {name:<8} {metric:<22} {result}", flush=True)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
     print_table(results, args.baseline is not None)
+
+
+#: The unit of each metric's instruction count.
+UNITS = {"both": "a game", "round_trip": "a round trip", "search": "a playout"}
+
+
+def print_instructions(results: dict[tuple[str, str], list[dict[str, float]]], compared: bool) -> None:
+    metrics = list(dict.fromkeys(metric for metric, *_ in ROWS))
+    labels = {metric: label.rsplit(":", 1)[0] for metric, _, label, _ in ROWS}
+    print(
+        f"{'instructions':<48}{'baseline' if compared else '':>13}{'current':>13}{'speed-up' if compared else '':>10}"
+    )
+    for metric in metrics:
+        label = f"{labels[metric]}, {UNITS.get(metric, 'a game')}"
+        current = results["current", metric][0]["instructions"]
+        if not compared:
+            print(f"{label:<48}{'':>13}{current:>13,.0f}")
+            continue
+        base = results["baseline", metric][0]["instructions"]
+        print(f"{label:<48}{base:>13,.0f}{current:>13,.0f}{base / current:>9.2f}x")
+    print("speed-up: baseline instructions / current instructions")
 
 
 def print_table(results: dict[tuple[str, str], list[dict[str, float]]], compared: bool) -> None:
