@@ -99,6 +99,8 @@ class Game(Position):
     teams alternately: team 0 is the even seats, team 1 the odd ones.
     """
 
+    __slots__ = ()
+
     # --- construction -----------------------------------------------------------------------
 
     @classmethod
@@ -590,7 +592,18 @@ class Game(Position):
     def copy(self) -> Game:
         """An independent copy, for search and for trying actions."""
         game = Game.__new__(Game)
-        game.__dict__.update(self.__dict__)
+        # Every field (Position.__slots__), written out: the search bot copies a game for each
+        # candidate action of every sampled deal. These are shared, being values or objects
+        # that are replaced, never changed in place...
+        game.rules, game.players, game.dealer = self.rules, self.players, self.dealer
+        game._trump, game.trump_card, game.shown_trump = self._trump, self.trump_card, self.shown_trump
+        game.attacker, game.defender, game.direction = self.attacker, self.defender, self.direction
+        game.slot, game.may_reverse, game.bouts = self.slot, self.may_reverse, self.bouts
+        game.defended, game.over, game.end = self.defended, self.over, self.end
+        game.loser, game.losing_team, game.last_bout = self.loser, self.losing_team, self.last_bout
+        game.state_format, game.seating, game.spells = self.state_format, self.seating, self.spells
+        game.beaten_by, game.swap_card = self.beaten_by, self.swap_card
+        # ...and these are the copy's own.
         game.hands = [list(hand) for hand in self.hands]
         game.stock = list(self.stock)
         game.discard = list(self.discard)
@@ -600,7 +613,7 @@ class Game(Position):
         game.timeouts = list(self.timeouts)
         game.discarded_ranks = dict(self.discarded_ranks)
         game.events = []
-        game.forget()
+        game.forget()  # adding, unseen, legal
         return game
 
     def __repr__(self) -> str:

@@ -332,16 +332,14 @@ def why_no_claim(
 def legal_actions(position: Position, player: int) -> list[Action]:
     """Every action ``player`` may take now, multi-card openings included: copies of
     :func:`listed_actions`, which ``apply`` checks an action against."""
+    if not position.bout.table:
+        if position.over or not 0 <= player < position.players:
+            return []
+        return _listed(position, player)
     known = listed_actions(position, player)
     if not known:
         return []
-    copies = list(map(dict.copy, known))
-    if not position.bout.table:
-        for action in copies:  # an opening's cards list needs a copy of its own
-            cards = action.get("cards")
-            if cards is not None:
-                action["cards"] = cards.copy()
-    return copies
+    return list(map(dict.copy, known))
 
 
 def listed_actions(position: Position, player: int) -> Sequence[Action]:
@@ -567,7 +565,11 @@ def _check_attack(position: Position, player: int, action: Action) -> Move:
     given = action["cards"]
     if not isinstance(given, list) or not given:
         raise IllegalAction(gettext_noop("an attack needs a list of one or more cards"))
-    cards = [_card_in_hand(position, player, card) for card in given]
+    hand = position.hands[player]
+    # A hand holds cards only: a value found in it is one (the rest are looked at one by one).
+    cards = (
+        given if all(card in hand for card in given) else [_card_in_hand(position, player, c) for c in given]
+    )
     if len(set(cards)) != len(cards):
         raise IllegalAction(gettext_noop("the same card twice"))
     if len(cards) > 1:
@@ -580,7 +582,7 @@ def _check_attack(position: Position, player: int, action: Action) -> Move:
     limit = position.limit_against(position.defender)
     if len(cards) > limit:
         raise IllegalAction(gettext_noop("at most {limit} cards may attack in this bout"), limit=limit)
-    return Move("attack", player, cards=tuple(cards), as_suit=as_suit)
+    return _new_move(Move, ("attack", player, tuple(cards), None, None, as_suit, None, None, None))
 
 
 def _check_throw(position: Position, player: int, action: Action) -> Move:

@@ -40,6 +40,46 @@ class Position:
     Team games seat the teams alternately: team 0 is the even seats, team 1 the odd ones.
     """
 
+    # Slots, not an instance dict: a position has more fields than CPython shares the keys of
+    # (30), so with a dict every field read is a dict lookup; with slots it is an index.
+    __slots__ = (
+        "_trump",
+        "adding",
+        "attacker",
+        "auto_pass",
+        "beaten_by",
+        "bout",
+        "bouts",
+        "dealer",
+        "defended",
+        "defender",
+        "direction",
+        "discard",
+        "discarded_ranks",
+        "end",
+        "events",
+        "finished",
+        "hands",
+        "last_bout",
+        "legal",
+        "loser",
+        "losing_team",
+        "may_reverse",
+        "over",
+        "players",
+        "rules",
+        "seating",
+        "shown_trump",
+        "slot",
+        "spells",
+        "state_format",
+        "stock",
+        "swap_card",
+        "timeouts",
+        "trump_card",
+        "unseen",
+    )
+
     rules: Rules
     players: int
     dealer: int

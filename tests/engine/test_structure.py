@@ -79,3 +79,23 @@ def test_the_remembered_rules_are_the_rules_read_and_written() -> None:
         except durak.RulesError:
             continue
         raise AssertionError(f"accepted {wrong}")
+
+
+def test_a_copy_has_every_field_and_owns_what_moves_change_in_place() -> None:
+    from durak import Game, Rules
+    from durak.state import Position
+
+    game = Game.new(Rules.preset("perevodnoy"), 3, seed=4)
+    game.apply(game.legal_actions(game.attacker)[0])
+    copy = game.copy()
+    memo = {"adding", "unseen", "legal", "events"}
+    for name in Position.__slots__:
+        assert hasattr(copy, name), name  # copy() writes every field out
+        if name not in memo:
+            assert getattr(copy, name) == getattr(game, name), name
+    for name in ("hands", "stock", "discard", "bout", "auto_pass", "finished", "timeouts", "discarded_ranks"):
+        assert getattr(copy, name) is not getattr(game, name), name
+    assert all(mine is not theirs for mine, theirs in zip(copy.hands, game.hands, strict=True))
+    action = copy.legal_actions(copy.defender)[0]
+    copy.apply(action)
+    assert game.legal_actions(game.defender)[0] == action  # the original is as it was
