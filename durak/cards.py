@@ -12,6 +12,7 @@ Cards are plain strings, rank then suit: ``"10H"``, ``"QS"``, ``"6C"``.
 
 from __future__ import annotations
 
+import sys
 from functools import cache
 from typing import Final
 
@@ -25,15 +26,6 @@ RED_SUITS: Final = frozenset({"H", "D"})
 LOWEST_RANK: Final = {52: "2", 36: "6", 24: "9"}
 DECK_SIZES: Final = tuple(LOWEST_RANK)
 
-#: Rank strength of every card, for speed: ``RANK_VALUE["10H"] == 10``, ``RANK_VALUE["AS"] == 14``.
-RANK_VALUE: Final[dict[str, int]] = {
-    rank + suit: value for value, rank in enumerate(RANKS, start=2) for suit in SUITS
-}
-ALL_CARDS: Final = frozenset(RANK_VALUE)
-#: The rank and the suit of every card, looked up rather than sliced where the engine runs hot.
-RANK_OF: Final[dict[str, str]] = {rank + suit: rank for rank in RANKS for suit in SUITS}
-SUIT_OF: Final[dict[str, str]] = {rank + suit: suit for rank in RANKS for suit in SUITS}
-
 
 def card_rank(card: str) -> str:
     """The rank of a card: ``card_rank("10H") == "10"``."""
@@ -43,6 +35,27 @@ def card_rank(card: str) -> str:
 def card_suit(card: str) -> str:
     """The suit of a card: ``card_suit("10H") == "H"``."""
     return card[-1]
+
+
+def card_of_parts(rank: str, suit: str) -> str:
+    """The card of ``rank`` and ``suit``, always the same string object (interned): the engine's
+    cards are these objects, so comparing two of them, or looking one up in a table, stops at
+    the first check, that they are the same object.
+
+    >>> card_of_parts("10", "H") is card_of_parts("1" + "0", "H")
+    True
+    """
+    return sys.intern(rank + suit)
+
+
+#: Rank strength of every card, for speed: ``RANK_VALUE["10H"] == 10``, ``RANK_VALUE["AS"] == 14``.
+RANK_VALUE: Final[dict[str, int]] = {
+    card_of_parts(rank, suit): value for value, rank in enumerate(RANKS, start=2) for suit in SUITS
+}
+ALL_CARDS: Final = frozenset(RANK_VALUE)
+#: The rank and the suit of every card, looked up rather than sliced where the engine runs hot.
+RANK_OF: Final[dict[str, str]] = {card: sys.intern(card_rank(card)) for card in RANK_VALUE}
+SUIT_OF: Final[dict[str, str]] = {card: card_suit(card) for card in RANK_VALUE}
 
 
 def is_card(value: object) -> bool:
@@ -91,7 +104,7 @@ def deck(size: int = 36) -> list[str]:
     if size not in LOWEST_RANK:
         raise ValueError(f"a deck has 24, 36 or 52 cards, not {size}")
     low = RANKS.index(LOWEST_RANK[size])
-    return [rank + suit for suit in SUITS for rank in RANKS[low:]]
+    return [card_of_parts(rank, suit) for suit in SUITS for rank in RANKS[low:]]
 
 
 def sort_hand(cards: list[str], trump: str | None) -> list[str]:

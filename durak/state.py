@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from durak.bout import Bout
-from durak.cards import RANK_OF, SUITS, beaters
+from durak.cards import RANK_OF, SUITS, beaters, card_of_parts
 from durak.enchanted import Spells, spells_of
 from durak.errors import NoPlayerLeft
 from durak.rules import Rules
@@ -180,7 +180,7 @@ class Position:
         if self.rules.trump_swap == "never" or trump is None:
             self.swap_card = None
         else:
-            self.swap_card = self.rules.swap_rank + trump
+            self.swap_card = card_of_parts(self.rules.swap_rank, trump)
 
     def recount(self) -> None:
         """Count again what is kept of cards set from outside (a stored state, a deal)."""
