@@ -335,10 +335,12 @@ class Position:
 
     def limit_against(self, defender: int) -> int:
         """The most attack cards a bout against ``defender`` may reach from now on."""
-        limit = self.rules.bout_max
-        if self.rules.opening_limit is not None and self.opening_limit_applies():
-            limit = min(limit, self.rules.opening_limit)
-        return min(limit, len(self.hands[defender]))
+        rules = self.rules
+        limit = rules.bout_max
+        if rules.opening_limit is not None and self.opening_limit_applies():
+            limit = min(limit, rules.opening_limit)
+        held = len(self.hands[defender])
+        return held if held < limit else limit
 
     def beats(self, attack: str, defence: str, as_suit: str | None = None) -> bool:
         """Whether ``defence`` (played as ``as_suit``, an enchanted eight) beats ``attack`` here."""
