@@ -78,7 +78,7 @@ class RuleBot:
 def rule_choice(actions: Sequence[Action], trump: str | None, stock_size: int, on_table: int) -> Action:
     """The rule-of-thumb choice among ``actions`` (all of one player): the first of the cheapest
     where several cost the same. Each playout of the search bot asks it at every step, so it
-    sorts the actions in one pass and compares numbers, not tuples built per action."""
+    sorts the actions by type in one pass and reads card values from a table made once per trump."""
     values = _card_values(trump)
     attacks: list[Action] = []
     defences: list[Action] = []
