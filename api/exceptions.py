@@ -4,6 +4,10 @@
 A ``games.exceptions.GameError`` from a service keeps its message (for an illegal
 move, the engine's) and its status code: 400, 403, 404 or 409.
 
+A body the view has no parser for (no ``Content-Type``, or one it does not read) is bad input
+like any other: 400, code ``unsupported_media_type``, rather than DRF's 415, which the schema
+would have to list on every call that takes a body.
+
 ``detail`` and the messages in ``errors`` are in the request's language (``LocaleMiddleware``:
 the language cookie, else the Accept-Language header); ``code`` is for programs and never
 changes with the language.
@@ -35,6 +39,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         errors = response.data if isinstance(response.data, dict) else {"non_field_errors": response.data}
         response.data = {"detail": _("The request is not valid."), "code": "invalid", "errors": errors}
     else:
+        if isinstance(exc, exceptions.UnsupportedMediaType):
+            response.status_code = 400
         codes = exc.get_codes()
         response.data = {
             "detail": str(exc.detail),

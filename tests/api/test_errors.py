@@ -1,5 +1,6 @@
 """Each error the API answers with: status, code and message, and that nothing changed."""
 
+import json
 from typing import Any
 
 import pytest
@@ -220,3 +221,20 @@ def test_logging_in_is_throttled_per_address(settings: Any) -> None:
     assert_error(
         client.post("/api/auth/token/", {"username": "x", "password": "y"}, format="json"), 429, "throttled"
     )
+
+
+def test_a_body_the_view_cannot_read_is_400_and_changes_nothing() -> None:
+    """No Content-Type, or one the view has no parser for: the usual 400 (the schema lists it for
+    every call), not DRF's 415."""
+    game, users = started_game(deal=SHORT_DEAL)
+    client = token_client(users[0])
+    body = json.dumps({"action": {"type": "attack", "cards": ["6S"]}, "expected_version": game.version})
+    for content_type in ("text/plain", ""):
+        response = client.generic("POST", f"/api/games/{game.pk}/actions/", body, content_type=content_type)
+        assert_error(response, 400, "unsupported_media_type")
+    assert_unchanged(game)
+    user = UserFactory()
+    response = APIClient().generic(
+        "POST", "/api/auth/token/", f"username={user.username}&password=x", content_type=""
+    )
+    assert_error(response, 400, "unsupported_media_type")
