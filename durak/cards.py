@@ -38,9 +38,10 @@ def card_suit(card: str) -> str:
 
 
 def card_of_parts(rank: str, suit: str) -> str:
-    """The card of ``rank`` and ``suit``, always the same string object (interned): the engine's
-    cards are these objects, so comparing two of them, or looking one up in a table, stops at
-    the first check, that they are the same object.
+    """The card of ``rank`` and ``suit``, always the same string object (interned). The card
+    tables and every dealt deck are made of these objects, so comparing two dealt cards, or
+    looking one up in a table, mostly stops at the first check, that they are the same object
+    (a card read from JSON is an equal string, only slower to compare).
 
     >>> card_of_parts("10", "H") is card_of_parts("1" + "0", "H")
     True

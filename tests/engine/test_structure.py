@@ -10,6 +10,7 @@ import durak
 from durak.bout import Bout
 from durak.enchanted import EFFECTS, ENCHANTABLE_RANKS, ENCHANTMENTS, Spells
 from durak.seating import SEATINGS, BlackBookTeams, NoTeams, Partners
+from durak.state import Position
 from durak.storage import rules_json, rules_of
 
 ENGINE = Path(durak.__file__).parent
@@ -82,10 +83,7 @@ def test_the_remembered_rules_are_the_rules_read_and_written() -> None:
 
 
 def test_a_copy_has_every_field_and_owns_what_moves_change_in_place() -> None:
-    from durak import Game, Rules
-    from durak.state import Position
-
-    game = Game.new(Rules.preset("perevodnoy"), 3, seed=4)
+    game = durak.Game.new(durak.Rules.preset("perevodnoy"), 3, seed=4)
     game.apply(game.legal_actions(game.attacker)[0])
     copy = game.copy()
     memo = {"adding", "unseen", "legal", "events"}
