@@ -10,7 +10,15 @@ Standard library only. Every rule of the site lives here; the web app asks, it n
 ['black_book', 'classic', 'durak24', 'perevodnoy', 'tabletop']
 """
 
-from durak.actions import ACTION_TYPES, PREFERENCE_ACTION_TYPES, SYSTEM_ACTION_TYPES, Action, Move
+from durak.actions import (
+    ACTION_TYPES,
+    MOVE_TYPES,
+    PREFERENCE_ACTION_TYPES,
+    SYSTEM_ACTION_TYPES,
+    Action,
+    Move,
+    is_move,
+)
 from durak.bout import Bout
 from durak.cards import (
     DECK_SIZES,
@@ -34,6 +42,7 @@ from durak.state import STATE_FORMAT
 __all__ = [
     "ACTION_TYPES",
     "DECK_SIZES",
+    "MOVE_TYPES",
     "PREFERENCE_ACTION_TYPES",
     "PRESETS",
     "RANKS",
@@ -56,6 +65,7 @@ __all__ = [
     "card_suit",
     "deck",
     "is_card",
+    "is_move",
     "pretty",
     "sort_hand",
 ]

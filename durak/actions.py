@@ -39,6 +39,21 @@ SYSTEM_ACTION_TYPES: Final = tuple(name for name, kind in schema.ACTIONS.items()
 PREFERENCE_ACTION_TYPES: Final = tuple(
     name for name, kind in schema.ACTIONS.items() if kind.group == "preference"
 )
+#: The action types that are moves of the game: those ``legal_actions`` offers and the system
+#: actions the site applies for a player. A preference is logged and applied like them but is no
+#: move: it restarts no clock and no claim's wait, and it is nobody's "last move" (:func:`is_move`).
+MOVE_TYPES: Final = frozenset(ACTION_TYPES + SYSTEM_ACTION_TYPES)
+
+
+def is_move(kind: str) -> bool:
+    """Whether an action of type ``kind`` is a move of the game, as opposed to a preference.
+
+    >>> is_move("attack"), is_move("timeout"), is_move("auto_pass")
+    (True, True, False)
+    """
+    return kind in MOVE_TYPES
+
+
 #: The fields each action type must have, and all it may have.
 ACTION_FIELDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     kind: (declared.required, declared.allowed) for kind, declared in schema.ACTIONS.items()

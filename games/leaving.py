@@ -13,7 +13,7 @@ from django.utils.translation import ngettext
 
 import durak
 
-from .models import Game, Move, Seat
+from .models import Game, Seat
 from .services import waited_since
 
 #: The claim line appears once the game has waited this long on the same players.
@@ -49,12 +49,11 @@ def leaving_for(
     game: Game,
     seat: Seat | None,
     seats: list[Seat],
-    last_move: Move | None,
     viewer: Any,
     now: datetime | None = None,
 ) -> Leaving | None:
-    """What ``seat``'s player may do to leave ``game``; None for a spectator or a game not running.
-    ``last_move``: the game's last move as the page read it (None before the first)."""
+    """What ``seat``'s player may do to leave ``game`` (``seats``: all of its seats, as read);
+    None for a spectator or a game not running."""
     if seat is None or game.status != Game.Status.ACTIVE or game.state is None:
         return None
     engine = durak.Game.from_dict(game.state)
@@ -67,7 +66,7 @@ def leaving_for(
         can_resign = True
     return Leaving(
         can_resign=can_resign,
-        claim=_claim(game, seat, seats, engine, last_move, viewer, now or timezone.now()),
+        claim=_claim(game, seat, seats, engine, viewer, now or timezone.now()),
     )
 
 
@@ -76,13 +75,12 @@ def _claim(
     seat: Seat,
     seats: list[Seat],
     engine: durak.Game,
-    last_move: Move | None,
     viewer: Any,
     now: datetime,
 ) -> Claim | None:
     clock = game.move_time is not None
     wait = engine.claim_wait(seat.position, clock=clock)
-    since = waited_since(game, last_move.created_at if last_move is not None else None)
+    since = waited_since(game, seats)
     if wait is None or since is None or now - since < CLAIM_LINE_AFTER:
         return None
     waited = max(0, int((now - since).total_seconds()))
@@ -115,10 +113,9 @@ def _claim(
 
 
 def claim_of(*, game: Game, seat: Seat | None, now: datetime | None = None) -> Claim | None:
-    """The claim ``seat``'s player may make in ``game`` (for the API: reads the last move)."""
+    """The claim ``seat``'s player may make in ``game`` (for the API: reads the seats)."""
     if seat is None or game.status != Game.Status.ACTIVE or game.state is None:
         return None
-    last = game.moves.order_by("-seq").first()
     seats = list(game.seats.select_related("user"))
     engine = durak.Game.from_dict(game.state)
-    return _claim(game, seat, seats, engine, last, seat.user, now or timezone.now())
+    return _claim(game, seat, seats, engine, seat.user, now or timezone.now())

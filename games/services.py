@@ -18,7 +18,7 @@ emails and other side effects are queued for after the commit.
 
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -547,17 +547,15 @@ def game_settle_stalled(*, game_id: int) -> Seat:
 # names their seat), and take the locks of a move: the game row, then its seats.
 
 
-def waited_since(game: Game, last_move_at: datetime | None) -> datetime | None:
-    """Since when ``game`` has waited on the same players: its last move (a move is the only
-    thing that changes whom it waits for; ``last_move_at``, None before the first), else the
-    deal. None for a game that is not running."""
+def waited_since(game: Game, seats: Iterable[Seat]) -> datetime | None:
+    """Since when ``game`` has waited on the players it waits for now: the latest of their
+    seats' ``turn_started_at`` (a move starts every waited-for player's wait again; a preference,
+    which is no move, only that of a player it starts waiting for: ``timeouts.set_deadlines``).
+    None for a game that is not running."""
     if game.status != Game.Status.ACTIVE:
         return None
-    return last_move_at or game.started_at
-
-
-def _last_move_at(game: Game) -> datetime | None:
-    return game.moves.order_by("-seq").values_list("created_at", flat=True).first()
+    starts = [seat.turn_started_at for seat in seats if seat.awaiting_move and seat.turn_started_at]
+    return max(starts, default=game.started_at)
 
 
 def _leave_locked(*, user: User, game_id: int, expected_version: int | None) -> tuple[Game, list[Seat], Seat]:
@@ -601,7 +599,7 @@ def game_claim(*, user: User, game_id: int, expected_version: int | None = None)
     (``IllegalMove``: too early, the game waits for this player, it has a clock) changes nothing.
     """
     game, seats, seat = _leave_locked(user=user, game_id=game_id, expected_version=expected_version)
-    since = waited_since(game, _last_move_at(game))
+    since = waited_since(game, seats)
     assert since is not None
     waited = max(0, int((timezone.now() - since).total_seconds()))
     action: dict[str, Any] = {"type": "claim", "player": seat.position, "waited": waited}

@@ -1,8 +1,11 @@
 """Time controls: when each player's time runs out, and what pauses it.
 
-The engine says whom a game waits for and what a timeout does; this module only
-says *when*. After every change each player the engine waits for gets the full
-move time again (``set_deadlines``); in correspondence games (a move time of an
+The engine says whom a game waits for, what a timeout does and which actions are moves
+(``durak.is_move``); this module only says *when*. After every move each player the engine
+waits for gets the full move time again (``set_deadlines``); after a preference (which is no
+move) only a player the game starts waiting for gets a clock, and the others keep theirs. Every
+waited-for player's seat says since when the game has waited for them (``turn_started_at``,
+clock or not): what a claim's wait is measured from (``services.waited_since``). In correspondence games (a move time of an
 hour or more) the clock stands still on that player's vacation days and, if the
 game says so, on their Saturdays and Sundays, both counted in the player's own
 time zone. Applying a timeout is ``services.game_timeout`` / ``services.sweep_expired``
@@ -157,24 +160,28 @@ def _vacations_for(game: Game, seats: list[Seat], *, now: datetime, restart: boo
 
 
 def set_deadlines(game: Game, seats: Iterable[Seat], *, now: datetime, restart: bool = True) -> None:
-    """Set each seat's deadline from its ``awaiting_move`` flag and the game's move time,
-    and ``game.deadline`` to the earliest. The caller saves seats and game.
+    """Set each seat's ``turn_started_at`` and deadline from its ``awaiting_move`` flag and the
+    game's move time, and ``game.deadline`` to the earliest. The caller saves seats and game.
 
-    ``restart``: every waited-for player gets the full move time again from ``now`` (after
-    a move); otherwise the clocks keep their start (a vacation was added) and only the
-    deadlines are recomputed.
+    ``restart``: every waited-for player starts waiting again from ``now``, with the full move
+    time (after a move); otherwise those already waited for keep their start (after a preference,
+    or a vacation added), only a player the game starts waiting for starts now, and the deadlines
+    are recomputed.
     """
     seats = list(seats)
     away = _vacations_for(game, seats, now=now, restart=restart)
     earliest: datetime | None = None
     for seat in seats:
-        if not _clocked(game, seat):
+        if not (seat.awaiting_move and game.status == Game.Status.ACTIVE):
             seat.turn_started_at = seat.deadline = seat.warn_at = None
             continue
-        assert game.move_time is not None  # _clocked
         fresh = restart or seat.turn_started_at is None
         if fresh:
             seat.turn_started_at = now
+        if not _clocked(game, seat):
+            seat.deadline = seat.warn_at = None
+            continue
+        assert game.move_time is not None  # _clocked
         start = seat.turn_started_at
         assert start is not None
         seat.deadline = deadline_after(

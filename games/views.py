@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
+import durak
 from accounts.models import User
 from durak.enchanted import ENCHANTED_STAGES
 from durak_site.jsonlimits import loads_limited
@@ -222,7 +223,7 @@ def _render_game(
         names = {seat.position: _seat_name(seat) for seat in seats}
         # The whole log in one read: the history and the last-move line (``games.words``).
         moves = page.moves
-        last = moves[-1] if moves else None
+        last = next((move for move in reversed(moves) if durak.is_move(move.action["type"])), None)
         history = words.history(moves, me=seen.position, names=names, since=looked_before)
         table = build_table(
             seen.view,
@@ -267,14 +268,8 @@ def _render_game(
         "invite_token": request.GET.get("invite", ""),
         "four_colour": bool(getattr(request.user, "four_colour_deck", False)),
         "confirm_moves": seen.seat is not None and confirms_moves(request.user, game),
-        # Resign and claim (games/_leave.html): the last move as read above dates the claim.
-        "leaving": leaving.leaving_for(
-            game=game,
-            seat=seen.seat,
-            seats=seats,
-            last_move=last if table is not None else None,
-            viewer=request.user,
-        ),
+        # Resign and claim (games/_leave.html): the seats' waits date the claim.
+        "leaving": leaving.leaving_for(game=game, seat=seen.seat, seats=seats, viewer=request.user),
     }
     template = "games/game.html#table" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)

@@ -446,7 +446,14 @@ def history(
                 events=event_sentences(move.events or [], me=me, names=names),
                 at=at,
                 mine=mine,
-                new=bool(me is not None and since is not None and at is not None and at > since and not mine),
+                new=bool(
+                    me is not None
+                    and since is not None
+                    and at is not None
+                    and at > since
+                    and not mine
+                    and durak.is_move(move.action["type"])  # a preference is no news
+                ),
             )
         )
     entries.reverse()

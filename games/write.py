@@ -60,6 +60,8 @@ logger = logging.getLogger(__name__)
 SEAT_FIELDS = ("awaiting_move", "place", "result", "turn_started_at", "deadline", "warn_at")
 #: The game columns a change of a running game writes.
 MOVE_FIELDS = ["state", "version", "moves_made", "status", "finished_at", "deadline", "updated_at"]
+#: Those a preference writes: not ``updated_at``, which says when the game last moved on.
+PREFERENCE_FIELDS = [field for field in MOVE_FIELDS if field != "updated_at"]
 #: The task that plays a computer player's move (``games.tasks.bot_move``).
 BOT_MOVE = "games.tasks.bot_move"
 
@@ -174,20 +176,28 @@ def record(
     game: Game, seats: list[Seat], engine: durak.Game, action: dict[str, Any], *, chooser: int | None
 ) -> None:
     """Write what ``engine`` just applied (``action``) in the locked ``game``: the Move, the state
-    and version, the seats and deadlines, the notifications, and the after-commit effects."""
+    and version, the seats and deadlines, the notifications, and the after-commit effects.
+
+    Only a move (``durak.is_move``) restarts the clocks of the players waited for and is the
+    game's last change (``updated_at``); a preference is logged, changes whom the game waits for
+    if the engine says so, and leaves every running clock and claim's wait as it was."""
     game.moves_made += 1
     Move.objects.create(
         game=game, seq=game.moves_made, position=chooser, action=action, events=list(engine.events)
     )
     game.state = engine.to_dict()
     game.version += 1
-    sync(game, seats, engine)
-    save(game, seats, fields=MOVE_FIELDS)
+    moved = durak.is_move(action["type"])
+    sync(game, seats, engine, restart=moved)
+    save(game, seats, fields=MOVE_FIELDS if moved else PREFERENCE_FIELDS)
 
 
-def sync(game: Game, seats: list[Seat], engine: durak.Game, *, started: bool = False) -> None:
+def sync(
+    game: Game, seats: list[Seat], engine: durak.Game, *, started: bool = False, restart: bool = True
+) -> None:
     """Copy the engine into the seats (whom it waits for, who went out where, each result from
-    ``engine.outcome()``) and the game (finished), give each waited-for player a fresh deadline,
+    ``engine.outcome()``) and the game (finished), give each waited-for player a fresh deadline
+    (``restart``, after a move; else only those it starts waiting for: ``timeouts.set_deadlines``),
     write the seats that changed and the notifications this change causes. A finished game's
     stats are counted here, in the same transaction. The caller saves the game (:func:`save`)."""
     was_waiting = {seat.pk: seat.awaiting_move for seat in seats}
@@ -204,7 +214,7 @@ def sync(game: Game, seats: list[Seat], engine: durak.Game, *, started: bool = F
         game.finished_at = now
         for finished in hooks.game_finished:
             finished(game=game, seats=seats, engine=engine)  # same transaction as the finish
-    timeouts.set_deadlines(game, seats, now=now)
+    timeouts.set_deadlines(game, seats, now=now, restart=restart)
     save_seats(seats)
     newly_waiting = [seat for seat in seats if seat.awaiting_move and not was_waiting[seat.pk]]
     for changed in hooks.change_recorded:
@@ -330,4 +340,4 @@ def recompute_deadlines(*, game_id: int) -> None:
         seats = seats_of(game)
         timeouts.set_deadlines(game, seats, now=timezone.now(), restart=False)
         game.version += 1
-        save(game, seats, fields=["deadline", "version", "updated_at"])
+        save(game, seats, fields=["deadline", "version"])  # no move: updated_at stays

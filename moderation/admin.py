@@ -16,8 +16,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet
-from django.db.models.functions import Coalesce
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, reverse
@@ -395,13 +394,9 @@ class StalledFilter(admin.SimpleListFilter):
             days = int(self.value() or "")
         except ValueError:
             return queryset
-        last_move = (
-            Move.objects.filter(game=OuterRef("pk")).order_by().values("game").annotate(at=Max("created_at"))
-        )
-        stalled: QuerySet[Any] = (
-            queryset.filter(status=Game.Status.ACTIVE)
-            .annotate(last_activity=Coalesce(last_move.values("at")[:1], F("started_at")))
-            .filter(last_activity__lt=timezone.now() - timedelta(days=days))
+        # updated_at: the game's last move (a preference is none: games.write), else its deal.
+        stalled: QuerySet[Any] = queryset.filter(
+            status=Game.Status.ACTIVE, updated_at__lt=timezone.now() - timedelta(days=days)
         )
         return stalled
 

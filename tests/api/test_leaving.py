@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games.models import Game, Move
+from games.models import Game, Move, Seat
 from tests.factories import LONGER_DEAL, started_game
 
 from .conftest import token_client
@@ -17,7 +17,9 @@ pytestmark = pytest.mark.django_db
 def stalled(days: float, **kwargs: Any) -> tuple[Game, list[Any]]:
     """LONGER_DEAL, dealt ``days`` ago and waiting for player 0 ever since."""
     game, users = started_game(deal=LONGER_DEAL, **kwargs)
-    Game.objects.filter(pk=game.pk).update(started_at=timezone.now() - timedelta(days=days))
+    then = timezone.now() - timedelta(days=days)
+    Game.objects.filter(pk=game.pk).update(started_at=then)
+    Seat.objects.filter(game=game, turn_started_at__isnull=False).update(turn_started_at=then)
     game.refresh_from_db()
     return game, users
 
@@ -41,7 +43,7 @@ def test_the_game_says_when_a_claim_is_possible_and_the_claim_ends_it() -> None:
     assert body["claim"]["possible"] is False and body["claim"]["against"] == [0]
     assert body["view"]["rules"]["claim_after_days"] == 14
     assert token_client(users[0]).get(f"/api/games/{game.pk}/").json()["claim"] is None
-    Game.objects.filter(pk=game.pk).update(started_at=timezone.now() - timedelta(days=15))
+    Seat.objects.filter(game=game, awaiting_move=True).update(turn_started_at=timezone.now() - timedelta(days=15))
     assert client.get(f"/api/games/{game.pk}/").json()["claim"]["possible"] is True
     answer = client.post(f"/api/games/{game.pk}/claim/", {}, format="json")
     assert answer.status_code == 200, answer.json()

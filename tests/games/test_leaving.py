@@ -25,11 +25,13 @@ DAYS = timedelta(days=1)
 
 
 def waited(game: Game, days: float) -> None:
-    """Move the game's last move (or its deal) ``days`` into the past."""
+    """Move the game's last move (or its deal), and so the waits of the players it waits for,
+    ``days`` into the past."""
     then = timezone.now() - days * DAYS
     if game.moves.exists():
         Move.objects.filter(game=game).update(created_at=then)
     Game.objects.filter(pk=game.pk).update(started_at=then)
+    Seat.objects.filter(game=game, turn_started_at__isnull=False).update(turn_started_at=then)
     game.refresh_from_db()
 
 
