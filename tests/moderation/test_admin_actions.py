@@ -295,7 +295,16 @@ def test_settle_a_stalled_game(mod_client: Client, moderator: Any) -> None:
 def test_game_filters_stalled_and_reported(mod_client: Client) -> None:
     stalled, users = started_game(deal=LONGER_DEAL)
     fresh, _ = started_game(deal=LONGER_DEAL)
-    Game.objects.filter(pk=stalled.pk).update(started_at=timezone.now() - timedelta(days=10))
+    ten_days_ago = timezone.now() - timedelta(days=10)
+    Game.objects.filter(pk=stalled.pk).update(started_at=ten_days_ago, updated_at=ten_days_ago)
+    # A preference is no move: it does not hide a stalled game from the filter.
+    stalled.refresh_from_db()
+    game_services.make_move(
+        user=users[0],
+        game_id=stalled.pk,
+        action={"type": "auto_pass", "on": True},
+        expected_version=stalled.version,
+    )
     Report.objects.create(reporter=users[1], game=fresh, reason="cheating")
     url = reverse("admin:games_game_changelist")
 
