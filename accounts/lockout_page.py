@@ -10,13 +10,15 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from axes.helpers import get_client_ip_address, get_cool_off, get_failure_limit
+from axes.helpers import get_cool_off, get_failure_limit
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+
+from durak_site.addresses import client_address
 
 from .lockout import axes_username
 
@@ -25,7 +27,7 @@ def retry_at(request: HttpRequest, credentials: dict[str, Any] | None, cool_off:
     """When the lock on this account and address ends: the cool-off after its latest failure
     (now plus the cool-off if none is stored, as when the lock was just reached)."""
     username = axes_username(request, credentials)
-    address = getattr(request, "axes_ip_address", None) or get_client_ip_address(request)
+    address = getattr(request, "axes_ip_address", None) or client_address(request)
     latest = (
         AccessAttempt.objects.filter(username=username, ip_address=address)
         .order_by("-attempt_time")

@@ -1,7 +1,10 @@
 """Request rates, per user and per IP address, from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``.
 
 DRF's throttles copy the rates once at import; these read them on every request,
-so a test (or a settings override) can change them.
+so a test (or a settings override) can change them. An address is
+``durak_site.addresses.client_address``: DRF's own ``get_ident`` believes any
+``X-Forwarded-For`` (with ``NUM_PROXIES`` None), so a client could pick a new address for
+each request.
 """
 
 from typing import Any, cast
@@ -10,8 +13,12 @@ from rest_framework import throttling
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
+from durak_site.addresses import client_address
+
 
 class _LiveRatesMixin:
+    """The rate read when it is needed, and the address from ``client_address``."""
+
     scope: str | None
 
     def get_rate(self) -> str | None:
@@ -20,6 +27,9 @@ class _LiveRatesMixin:
         # The stubs type the setting's values as numbers; DRF's rates are strings like "240/min".
         rates = cast("dict[str, str | None]", api_settings.DEFAULT_THROTTLE_RATES)
         return rates.get(self.scope)
+
+    def get_ident(self, request: Request) -> str:
+        return client_address(request)
 
 
 class PerUserThrottle(_LiveRatesMixin, throttling.UserRateThrottle):

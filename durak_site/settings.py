@@ -13,6 +13,8 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from durak_site.addresses import trusted_proxies
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -28,6 +30,12 @@ else:
         SECRET_KEY = env.str("SECRET_KEY")
     except ImproperlyConfigured as error:
         raise ImproperlyConfigured("Set SECRET_KEY (or DEBUG=true for local development).") from error
+
+# The reverse proxies (addresses or CIDR networks) whose X-Forwarded-For says whom a request is from;
+# none by default: the connection's address is the client's. Every per-address limit reads it
+# through durak_site.addresses.client_address; gunicorn.conf.py and the Procfile give the web server
+# the same list.
+TRUSTED_PROXIES = trusted_proxies(env)
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -185,6 +193,8 @@ ACCOUNT_UNIQUE_EMAIL = True
 # Confirming the address in the browser that signed up signs the newcomer in (allauth does
 # this only in that session: a confirmation link opened elsewhere still asks for the password).
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+# The client address for allauth's rate limits (log-in, sign-up, password reset) is ours.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # Tells a suspended user why and until when, once their password is right.
 ACCOUNT_FORMS = {"login": "moderation.forms.LoginForm"}
 # Sign-up asks for the time zone too, proposed from the browser (a choice of the IANA zones).
@@ -200,6 +210,7 @@ AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_MINUTES", default=15.0) / 60
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_USERNAME_CALLABLE = "accounts.lockout.axes_username"
 AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "durak_site.addresses.client_address"
 # The lockout answer: a page in the site's layout saying when to retry (JSON for the API), still a 429.
 AXES_LOCKOUT_CALLABLE = "accounts.lockout_page.lockout_response"
 
@@ -395,6 +406,9 @@ REST_FRAMEWORK = {
         "ip": env.str("API_RATE_IP", default="600/min"),
         "auth": env.str("API_RATE_AUTH", default="10/min"),
     },
+    # The throttles key on durak_site.addresses.client_address (api.throttling); DRF's own reading
+    # of X-Forwarded-For (any proxy's word, with NUM_PROXIES None) is off for anything else.
+    "NUM_PROXIES": 0,
     "EXCEPTION_HANDLER": "api.exceptions.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
