@@ -126,3 +126,13 @@ def test_successful_polls_leave_no_line_but_pages_and_failures_do(served: Served
         line for line in access if any(p in line for p in quiet) and " 404" not in line and " 400" not in line
     ]
     assert noisy == [], "successful polls were logged:\n" + "\n".join(noisy)
+
+
+def test_a_forged_forwarded_for_is_not_taken_for_the_client(served: Served) -> None:
+    """uvicorn believes X-Forwarded-For from 127.0.0.1 unless told otherwise; the Procfile gives
+    it TRUSTED_PROXIES (empty here): the access log, and every limit, see the connection."""
+    client = httpx.Client(base_url=served.url, timeout=60)
+    assert client.get("/", headers={"X-Forwarded-For": "198.51.100.23"}).status_code == 200
+    served.wait_for_line('"GET / HTTP/1.1" 200')
+    line = next(line for line in served.log().splitlines() if '"GET / HTTP/1.1" 200' in line)
+    assert "127.0.0.1:" in line and "198.51.100.23" not in served.log(), line
