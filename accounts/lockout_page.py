@@ -37,6 +37,13 @@ def retry_at(request: HttpRequest, credentials: dict[str, Any] | None, cool_off:
     return (latest or timezone.now()) + cool_off
 
 
+def lock_ends(request: HttpRequest, credentials: dict[str, Any] | None) -> tuple[datetime, int]:
+    """When the lock on this account and address ends, and the whole seconds until then (at
+    least 1: the ``Retry-After`` of every lockout answer, the site's and the API's)."""
+    until = retry_at(request, credentials, get_cool_off(request) or timedelta(minutes=15))
+    return until, max(1, int((until - timezone.now()).total_seconds()))
+
+
 def lockout_response(
     request: HttpRequest, original_response: Any = None, credentials: dict[str, Any] | None = None
 ) -> HttpResponse:
@@ -44,8 +51,7 @@ def lockout_response(
     the synchronous one ``(request, response, credentials)``: both are taken."""
     if isinstance(original_response, dict) and credentials is None:
         credentials = original_response
-    cool_off = get_cool_off(request) or timedelta(minutes=15)
-    until = retry_at(request, credentials, cool_off)
+    until, seconds = lock_ends(request, credentials)
     status = int(getattr(settings, "AXES_HTTP_RESPONSE_CODE", 429))
     wants_json = request.path.startswith("/api/") or (
         request.headers.get("x-requested-with") == "XMLHttpRequest"
@@ -54,11 +60,12 @@ def lockout_response(
         return JsonResponse(
             {
                 "detail": _("Too many failed log-ins: try again later."),
+                "code": "locked_out",
                 "failure_limit": get_failure_limit(request, credentials),
                 "retry_at": until.isoformat(),
             },
             status=status,
-            headers={"Retry-After": str(max(1, int((until - timezone.now()).total_seconds())))},
+            headers={"Retry-After": str(seconds)},
         )
     response = render(
         request,
@@ -66,5 +73,5 @@ def lockout_response(
         {"retry_at": until, "failure_limit": get_failure_limit(request, credentials)},
         status=status,
     )
-    response["Retry-After"] = str(max(1, int((until - timezone.now()).total_seconds())))
+    response["Retry-After"] = str(seconds)
     return response

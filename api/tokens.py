@@ -10,7 +10,8 @@ from typing import Any
 
 from django.contrib.auth import authenticate
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics, serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
@@ -19,9 +20,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import tokens
+from accounts.lockout_page import lock_ends
 from accounts.models import ApiToken
 
 from .parsers import LimitedJSONParser
+from .serializers import ErrorSerializer
 from .views import caller, errors
 
 
@@ -44,6 +47,11 @@ class TokenLoginSerializer(serializers.Serializer[Any]):
             request=self.context["request"], username=attrs["username"], password=attrs["password"]
         )
         if user is None:
+            # django-axes marks the request when this account is locked for this address, or
+            # this failure just locked it; Django's authenticate() only says "no user".
+            if getattr(self.context["request"], "axes_locked_out", False):
+                _until, seconds = lock_ends(self.context["request"], {"username": attrs["username"]})
+                raise AccountLocked(wait=seconds)
             raise serializers.ValidationError(
                 _("Unable to log in with provided credentials."), code="authorization"
             )
@@ -87,6 +95,18 @@ class TokenLimit(exceptions.APIException):
     default_code = "token_limit"
 
 
+class AccountLocked(exceptions.APIException):
+    """Too many failed log-ins at this account from this address (django-axes): the site's
+    log-in form answers 429 too. ``wait`` becomes the ``Retry-After`` header."""
+
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    default_code = "locked_out"
+
+    def __init__(self, wait: int) -> None:
+        super().__init__(_("Too many failed log-ins: try again later."))
+        self.wait = wait
+
+
 class TokenView(APIView):
     """Log in with a username and password; the answer is a new API token, shown this once."""
 
@@ -97,7 +117,28 @@ class TokenView(APIView):
 
     @extend_schema(
         request=TokenLoginSerializer,
-        responses={200: NewTokenSerializer, **errors(400)},
+        responses={
+            200: NewTokenSerializer,
+            **errors(400),
+            429: OpenApiResponse(
+                ErrorSerializer,
+                description=(
+                    "`throttled`: too many requests (API_RATE_AUTH, API_RATE_USER, API_RATE_IP); "
+                    "`locked_out`: too many failed log-ins at this account from this address "
+                    "(AXES_FAILURE_LIMIT), the right password too is refused until the cool-off "
+                    "(AXES_COOLOFF_MINUTES) has passed. Either way, `Retry-After` says how many seconds to wait."
+                ),
+            ),
+        },
+        parameters=[
+            OpenApiParameter(
+                "Retry-After",
+                OpenApiTypes.INT,
+                OpenApiParameter.HEADER,
+                response=[429],
+                description="Seconds to wait before trying again.",
+            )
+        ],
         auth=[],
         tags=["auth"],
     )

@@ -75,6 +75,14 @@ def test_the_schema_types_the_action_union_and_errors() -> None:
         }
 
 
+def test_the_schema_says_the_token_endpoint_answers_429_with_retry_after() -> None:
+    schema = APIClient().get("/api/schema/?format=json").json()
+    refused = schema["paths"]["/api/auth/token/"]["post"]["responses"]["429"]
+    assert refused["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+    assert refused["headers"]["Retry-After"]["schema"] == {"type": "integer"}
+    assert "`locked_out`" in refused["description"] and "`throttled`" in refused["description"]
+
+
 @dataclass
 class World:
     token: str

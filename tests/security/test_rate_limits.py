@@ -86,19 +86,27 @@ def test_an_administrator_can_lift_a_lock_at_once(player: User, settings: Any) -
 
 
 def test_the_token_endpoint_is_throttled_and_locked_like_the_site(player: User, settings: Any) -> None:
-    """A client program guessing passwords gets the same lock as the log-in form."""
+    """A client program guessing passwords gets the same lock as the log-in form, and the
+    answer the README promises: 429, the API's error body, when to retry."""
     settings.AXES_FAILURE_LIMIT = 2
-    for _ in range(2):
-        response = APIClient().post(
-            "/api/auth/token/", {"username": player.username, "password": "x"}, format="json"
+
+    def token_login(password: str) -> Any:
+        return APIClient().post(
+            "/api/auth/token/", {"username": player.username, "password": password}, format="json"
         )
-        assert response.status_code == 400
-    response = APIClient().post(
-        "/api/auth/token/", {"username": player.username, "password": PASSWORD}, format="json"
-    )
-    assert response.status_code in (400, 429)
-    assert "token" not in response.json()
+
+    assert token_login("x").status_code == 400
+    # The failure that reaches the limit is refused as locked already, as on the site's form.
+    answers = [token_login("x"), token_login(PASSWORD)]
+    for locked in answers:
+        assert locked.status_code == 429, locked.content
+        assert locked.json() == {"detail": "Too many failed log-ins: try again later.", "code": "locked_out"}
+        # The cool-off (AXES_COOLOFF_MINUTES, 15) from the latest failure.
+        assert 14 * 60 < int(locked["Retry-After"]) <= 15 * 60
     assert (
         Client().post(reverse("account_login"), {"login": player.username, "password": PASSWORD}).status_code
         == 429
     )
+    # The cool-off passes: the right password makes a token again.
+    AccessAttempt.objects.update(attempt_time=timezone.now() - timedelta(minutes=16))
+    assert "token" in token_login(PASSWORD).json()
