@@ -54,3 +54,27 @@ def test_production_refuses_to_start_without_a_secret_key() -> None:
     result = run_manage("check", env=env)
     assert result.returncode != 0
     assert "Set SECRET_KEY" in result.stderr
+
+
+def test_check_deploy_warns_behind_a_proxy_that_no_setting_trusts() -> None:
+    """Behind a proxy (it tells us HTTPS) with TRUSTED_PROXIES empty, every visitor counts as the
+    proxy's address: one visitor's failed log-ins would lock everyone out."""
+    behind = run_manage(
+        "check", "--deploy", "--fail-level", "WARNING", env=production_env(SECURE_PROXY_SSL_HEADER="true")
+    )
+    assert behind.returncode != 0
+    assert "durak_site.W001" in behind.stdout + behind.stderr
+    trusted = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        env=production_env(SECURE_PROXY_SSL_HEADER="true", TRUSTED_PROXIES="10.0.0.0/8,127.0.0.1"),
+    )
+    assert trusted.returncode == 0, trusted.stdout + trusted.stderr
+
+
+def test_a_malformed_trusted_proxy_stops_the_site() -> None:
+    result = run_manage("check", env=production_env(TRUSTED_PROXIES="127.0.0.1,proxy.internal"))
+    assert result.returncode != 0
+    assert "TRUSTED_PROXIES: 'proxy.internal' is not an IP address or network" in result.stderr

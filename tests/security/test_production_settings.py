@@ -24,6 +24,7 @@ names = [
     "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_CONTENT_TYPE_NOSNIFF", "X_FRAME_OPTIONS",
     "SECURE_REFERRER_POLICY", "ACCOUNT_EMAIL_VERIFICATION", "AXES_ENABLED", "MIDDLEWARE",
     "CONTENT_SECURITY_POLICY", "AUTH_PASSWORD_VALIDATORS", "REST_FRAMEWORK", "PASSWORD_HASHERS",
+    "TRUSTED_PROXIES", "AXES_CLIENT_IP_CALLABLE", "ACCOUNT_ADAPTER",
 ]
 print(json.dumps({name: getattr(settings, name, None) for name in names}, default=str))
 """
@@ -70,6 +71,11 @@ def test_the_csp_and_the_log_in_limits_are_on(production: dict[str, Any]) -> Non
     assert "axes.middleware.AxesMiddleware" in production["MIDDLEWARE"]
     rates = production["REST_FRAMEWORK"]["DEFAULT_THROTTLE_RATES"]
     assert set(rates) >= {"user", "ip", "auth"} and all(rates.values())
+    # No proxy is believed unless named, and every limit asks the one function for the address.
+    assert production["TRUSTED_PROXIES"] == []
+    assert production["REST_FRAMEWORK"]["NUM_PROXIES"] == 0
+    assert production["AXES_CLIENT_IP_CALLABLE"] == "durak_site.addresses.client_address"
+    assert production["ACCOUNT_ADAPTER"] == "accounts.adapter.AccountAdapter"
 
 
 def test_passwords_have_rules_and_a_slow_hash(production: dict[str, Any]) -> None:
