@@ -529,10 +529,12 @@ def test_two_newcomers_sign_up_play_chat_rematch_and_find_a_quick_game(
     third = Person(browser, Newcomer("carol", False, "en"), live_server.url)
     third.log_in()
     _ask_to_play_now(third)
-    third.page.wait_for_url(re.compile(r"/games/\d+/$"))
+    third.page.wait_for_url(re.compile(r"/games/\d+/$"), timeout=120_000)
     quick = Game.objects.exclude(pk__in=[game.pk, following.pk]).get()
     # The guest's waiting page goes to the game by itself.
-    guest.page.wait_for_url(f"{live_server.url}/games/{quick.pk}/")
+    # (It asks every poll while the stream is down, at the latest every 30 s: a loaded machine
+    # may miss one, so the wait is generous.)
+    guest.page.wait_for_url(f"{live_server.url}/games/{quick.pk}/", timeout=120_000)
     # The one who waited first holds the first seat.
     for person, hand in ((guest, DEAL["hands"][0]), (third, DEAL["hands"][1])):
         assert person.page.url == f"{live_server.url}/games/{quick.pk}/"
