@@ -2,7 +2,8 @@
 
 A browser subscribes on the settings page (``static/notifications/push.js``): its push
 service gives it an endpoint (a URL at that service) and it makes an ECDH key pair and an
-authentication secret; ``subscribe`` stores them as a ``PushSubscription``. When a
+authentication secret; ``subscribe`` stores them as a ``PushSubscription``, its user's: an
+endpoint another account subscribed stays theirs (``EndpointTaken``). When a
 notification is written that its user wants pushed (``Preferences.push_<kind>``, ``wanted``),
 the services queue, after the commit, one Celery task for it (``tasks.send_push``, by name
 through ``notifications.queue``), only if the user has a browser subscribed (read with the
@@ -42,7 +43,7 @@ from urllib.parse import urlsplit
 import requests
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 from pywebpush import WebPushException, webpush
@@ -122,20 +123,56 @@ def valid_auth_secret(auth: str) -> bool:
         return False
 
 
-@transaction.atomic
+class EndpointTaken(Exception):
+    """The browser's endpoint is another account's subscription: it stays theirs."""
+
+
 def subscribe(*, user: User, endpoint: str, p256dh: str, auth: str, user_agent: str = "") -> PushSubscription:
-    """Store a browser's subscription for ``user`` (the caller has checked it: the form). A
-    browser that another account had subscribed is now this one's; beyond
-    ``MAX_SUBSCRIPTIONS_PER_USER`` the user's oldest is forgotten."""
-    subscription, _created = PushSubscription.objects.update_or_create(
-        endpoint=endpoint,
-        defaults={"user": user, "p256dh": p256dh, "auth": auth, "user_agent": user_agent[:300]},
-    )
-    keep = PushSubscription.objects.filter(user=user).order_by("-created", "-pk")[:MAX_SUBSCRIPTIONS_PER_USER]
-    PushSubscription.objects.filter(user=user).exclude(
-        pk__in=list(keep.values_list("pk", flat=True))
-    ).delete()
+    """Store a browser's subscription for ``user`` (the caller has checked it: the form), or
+    its new keys if the user had subscribed it already; beyond ``MAX_SUBSCRIPTIONS_PER_USER``
+    the user's oldest is forgotten. Locks the endpoint's row (``FOR UPDATE``: nothing refers to
+    it), inserted if it is new, then deletes the user's oldest rows.
+
+    An endpoint another account holds raises ``EndpointTaken`` and changes nothing. An endpoint
+    is a URL at the push service, not a secret, and keys are whatever the request says, so
+    nothing here shows the request comes from that browser: taking the row over would let
+    anyone who learnt the URL cut its owner off and have their own pushes sent there. The
+    browser itself can start afresh: it unsubscribes at its push service, which gives it a new
+    endpoint (the settings page's script does that on this answer, for a computer two accounts
+    share), and the old row goes at its next push (404 or 410). Of two requests at once, the
+    second's insert waits on the endpoint's unique index for the first and then fails: it reads
+    the row the first committed."""
+    keys = {"p256dh": p256dh, "auth": auth, "user_agent": user_agent[:300]}
+    with transaction.atomic():
+        subscription = _endpoint_row(endpoint, user=user, **keys)
+        if subscription.user_id != user.pk:
+            raise EndpointTaken(endpoint)
+        changed = [name for name, value in keys.items() if getattr(subscription, name) != value]
+        if changed:  # the browser made new keys (or is a newer version): same endpoint, same row
+            for name in changed:
+                setattr(subscription, name, keys[name])
+            subscription.save(update_fields=changed)
+        keep = PushSubscription.objects.filter(user=user).order_by("-created", "-pk")[
+            :MAX_SUBSCRIPTIONS_PER_USER
+        ]
+        PushSubscription.objects.filter(user=user).exclude(
+            pk__in=list(keep.values_list("pk", flat=True))
+        ).delete()
     return subscription
+
+
+def _endpoint_row(endpoint: str, **new: Any) -> PushSubscription:
+    """The endpoint's row, locked; inserted with ``new`` if there is none. Call in a transaction."""
+    rows = PushSubscription.objects.select_for_update().filter(endpoint=endpoint)
+    subscription = rows.first()
+    if subscription is None:
+        try:
+            with transaction.atomic():
+                return PushSubscription.objects.create(endpoint=endpoint, **new)
+        except IntegrityError:  # subscribed by a request that committed while this one inserted
+            subscription = rows.first()
+    # None: that one was forgotten in the instant since; this one's is the row then.
+    return subscription or PushSubscription.objects.create(endpoint=endpoint, **new)
 
 
 def unsubscribe(*, user: User, endpoint: str | None = None) -> int:

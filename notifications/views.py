@@ -103,7 +103,14 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
             {"detail": "not a push subscription", "errors": form.errors.get_json_data()}, status=400
         )
     user = _user(request)
-    push.subscribe(user=user, user_agent=request.headers.get("User-Agent", ""), **form.cleaned_data)
+    try:
+        push.subscribe(user=user, user_agent=request.headers.get("User-Agent", ""), **form.cleaned_data)
+    except push.EndpointTaken:
+        # The settings page's script then makes this browser a new subscription (push.js).
+        return JsonResponse(
+            {"detail": "this browser gets push notifications for another account", "code": "endpoint_taken"},
+            status=409,
+        )
     return JsonResponse({"devices": user.push_subscriptions.count()}, status=201)
 
 

@@ -285,17 +285,108 @@ def test_subscribing_refuses_what_is_not_a_subscription_and_changes_nothing(serv
     assert not PushSubscription.objects.exists()
 
 
-def test_a_browser_belongs_to_its_last_user_and_only_they_can_forget_it(service: PushService) -> None:
+TAKEN = {"detail": "this browser gets push notifications for another account", "code": "endpoint_taken"}
+
+
+def test_another_account_cannot_take_a_browser_over(service: PushService) -> None:
+    """Whoever learns a browser's endpoint (it is a URL at the push service, not a secret) and
+    posts it with keys of their own would otherwise receive... nothing, but the owner would lose
+    their pushes and the other account's would go to the owner's browser."""
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    Preferences.objects.create(user=bob, push_game_started=True)
+    browser = service.browser("alice-phone")
+    subscribe(alice, browser)
+    url = reverse("notifications:push_subscribe")
+    theirs = Browser(endpoint=browser.endpoint)  # Alice's endpoint, keys Bob made
+    for data in (theirs.subscription(), browser.subscription()):  # even with her very keys
+        response = client_for(bob).post(url, data)
+        assert response.status_code == 409, response.content
+        assert response.json() == TAKEN
+    assert list(PushSubscription.objects.values_list("user", "p256dh", "auth")) == [
+        (alice.pk, browser.p256dh, browser.auth)
+    ]
+
+    start_game(alice, bob)  # Alice leads; Bob would be told the game started, had he a browser
+
+    [pushed] = service.to("alice-phone")  # hers, decrypted with her keys, and nothing of Bob's
+    assert pushed.payload["title"].startswith("Your move") and not service.errors
+
+
+def test_a_browser_that_makes_new_keys_stays_subscribed(service: PushService) -> None:
+    alice, bob = UserFactory(), UserFactory()
+    first = subscribe(alice, service.browser("alice"))
+    renewed = Browser(endpoint=first.endpoint)  # the browser rotated its keys, same endpoint
+    service.browsers["alice"] = renewed
+    second = subscribe(alice, renewed)
+    assert (second.pk, second.created) == (first.pk, first.created)
+    assert (second.p256dh, second.auth) == (renewed.p256dh, renewed.auth)
+    start_game(alice, bob)
+    assert len(service.to("alice")) == 1 and not service.errors
+
+
+def test_two_accounts_subscribing_one_browser_at_once_leave_it_one_owner(service: PushService) -> None:
+    """Bob's request reads no row yet (Alice's is not committed), so it inserts, and waits on
+    the endpoint's unique index for Alice's transaction: when that commits, Bob's insert fails
+    and his request answers that the browser is taken, not a 500."""
+    import threading
+
+    from django.db import connection, transaction
+
+    alice, bob = UserFactory(), UserFactory()
+    browser = service.browser("shared")
+    inserted, commit = threading.Event(), threading.Event()
+    answers: list[Any] = []
+
+    def alice_subscribes() -> None:
+        try:
+            with transaction.atomic():
+                push.subscribe(user=alice, **browser.subscription())
+                inserted.set()
+                commit.wait(timeout=60)
+        finally:
+            connection.close()
+
+    def bob_subscribes() -> None:
+        try:
+            answers.append(
+                client_for(bob).post(reverse("notifications:push_subscribe"), browser.subscription())
+            )
+        finally:
+            connection.close()
+
+    def bob_waits_on_the_index() -> bool:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND wait_event_type = 'Lock' AND query LIKE %s",
+                ['INSERT INTO "notifications_pushsubscription"%'],
+            )
+            return bool(cursor.fetchone()[0])
+
+    first, second = threading.Thread(target=alice_subscribes), threading.Thread(target=bob_subscribes)
+    first.start()
+    try:
+        assert inserted.wait(timeout=60)
+        second.start()
+        wait_until(bob_waits_on_the_index, 60, "Bob's insert to wait for Alice's")
+    finally:
+        commit.set()
+        first.join(timeout=60)
+    second.join(timeout=60)
+    [answer] = answers
+    assert answer.status_code == 409 and answer.json() == TAKEN
+    assert list(PushSubscription.objects.values_list("user", "p256dh")) == [(alice.pk, browser.p256dh)]
+
+
+def test_only_its_owner_can_forget_a_browser(service: PushService) -> None:
     alice, bob = UserFactory(), UserFactory()
     browser = service.browser("shared")
     subscribe(alice, browser)
-    subscribe(bob, browser)  # the same browser, now logged in as Bob
-    assert list(PushSubscription.objects.values_list("user", flat=True)) == [bob.pk]
     forget = reverse("notifications:push_unsubscribe")
-    assert client_for(alice).post(forget, {"endpoint": browser.endpoint}).json() == {"devices": 0}
-    assert PushSubscription.objects.filter(user=bob).count() == 1
-    assert client_for(alice).post(forget, {}).status_code == 400
     assert client_for(bob).post(forget, {"endpoint": browser.endpoint}).json() == {"devices": 0}
+    assert PushSubscription.objects.filter(user=alice).count() == 1
+    assert client_for(alice).post(forget, {}).status_code == 400
+    assert client_for(alice).post(forget, {"endpoint": browser.endpoint}).json() == {"devices": 0}
     assert not PushSubscription.objects.exists()
 
 

@@ -33,15 +33,30 @@
     return have.length === want.length && have.every((byte, i) => byte === want[i]);
   }
 
-  async function post(url, fields) {
-    const response = await fetch(url, {
+  function send(url, fields) {
+    return fetch(url, {
       method: "POST",
       body: new URLSearchParams(fields),
       headers: { "X-CSRFToken": panel.dataset.csrf },
       credentials: "same-origin",
     });
+  }
+
+  async function post(url, fields) {
+    const response = await send(url, fields);
     if (!response.ok) throw new Error("the site answered " + response.status);
     return response.json();
+  }
+
+  function offer(subscription) {
+    const json = subscription.toJSON();
+    return send(panel.dataset.subscribeUrl, { endpoint: json.endpoint, p256dh: json.keys.p256dh, auth: json.keys.auth });
+  }
+
+  async function taken(response) {
+    if (response.status !== 409) return false;
+    const answer = await response.json().catch(() => ({}));
+    return answer.code === "endpoint_taken";
   }
 
   async function currentSubscription() {
@@ -61,14 +76,17 @@
       await subscription.unsubscribe(); // made for another key: push services would refuse it
       subscription = null;
     }
-    if (!subscription) {
-      subscription = await registration.pushManager.subscribe({
-        userVisibleOnly: true,
-        applicationServerKey: keyBytes(key),
-      });
+    const fresh = () => registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+    if (!subscription) subscription = await fresh();
+    let response = await offer(subscription);
+    if (await taken(response)) {
+      // Another account of this site subscribed this browser (a computer two people share): the
+      // site keeps that one theirs, since anyone may know an endpoint. Only this browser can
+      // give it up at its push service, and get a new endpoint for this account.
+      await subscription.unsubscribe();
+      response = await offer(await fresh());
     }
-    const json = subscription.toJSON();
-    await post(panel.dataset.subscribeUrl, { endpoint: json.endpoint, p256dh: json.keys.p256dh, auth: json.keys.auth });
+    if (!response.ok) throw new Error("the site answered " + response.status);
     show("on");
   }
 
