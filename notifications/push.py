@@ -330,6 +330,7 @@ def deliver(*, notification_id: int, subscription_id: int, written_at: str | Non
             ttl=push.ttl,
             headers={"Urgency": push.urgency, "Topic": push.tag[:32]},
             timeout=SEND_TIMEOUT,
+            requests_session=_push_session(),
         )
     except WebPushException as error:
         return _refused(subscription, error)
@@ -337,6 +338,31 @@ def deliver(*, notification_id: int, subscription_id: int, written_at: str | Non
         raise PushServiceUnavailable(f"push service unreachable: {type(error).__name__}") from error
     PushSubscription.objects.filter(pk=subscription.pk).update(last_success=timezone.now())
     return True
+
+
+class _NoRedirects(requests.Session):
+    """The session every push is posted with: a push service's answer is its answer, and a
+    redirect is never followed. Following one would have the worker post, with the site's VAPID
+    signature, to whatever address a ``Location`` header names (``WEB_PUSH_SERVICES`` vets the
+    endpoint, not where it points). pywebpush raises on any answer above 202, so a 3xx is a
+    refusal like a 400: logged, and the push dropped."""
+
+    max_redirects = 0
+
+    def request(self, *args: Any, **kwargs: Any) -> requests.Response:
+        kwargs["allow_redirects"] = False
+        return super().request(*args, **kwargs)
+
+
+_session: _NoRedirects | None = None
+
+
+def _push_session() -> _NoRedirects:
+    """The process's session (its connections kept for the next push), made once."""
+    global _session
+    if _session is None:
+        _session = _NoRedirects()
+    return _session
 
 
 def _refused(subscription: PushSubscription, error: WebPushException) -> bool:
@@ -349,6 +375,7 @@ def _refused(subscription: PushSubscription, error: WebPushException) -> bool:
         return False
     if status is not None and (status == 429 or status >= 500):
         raise PushServiceUnavailable(f"push service answered {status}") from error
-    # 400, 401, 403, 413, or no answer at all (the VAPID settings): trying again changes nothing.
+    # A redirect, 400, 401, 403, 413, or no answer at all (the VAPID settings): trying again
+    # changes nothing.
     logger.warning("push to subscription %s refused (%s): %s", subscription.pk, status, str(error)[:200])
     return False

@@ -6,7 +6,7 @@ an ES256 signature verified against the key, ``aud`` the endpoint's origin, ``ex
 future and at most a day away, a ``sub`` contact), and, standing in for the browser behind it,
 decrypts the aes128gcm payload (RFC 8188, RFC 8291) with the private key and the auth secret
 the browser made. Each push is recorded; the answer is 201 unless the test chose another for
-that subscription (404 or 410: gone; 429 or 5xx: try later).
+that subscription (404 or 410: gone; 429 or 5xx: try later), or a redirect elsewhere.
 """
 
 import base64
@@ -89,7 +89,11 @@ class PushService:
         self.vapid_public_key = vapid_public_key
         self.browsers: dict[str, Browser] = {}
         self.answers: dict[str, int] = {}
+        #: A subscription's redirect (status, Location), answered before anything is checked.
+        self.redirects: dict[str, tuple[int, str]] = {}
         self.pushes: list[Push] = []
+        #: Every request's path, whatever became of it.
+        self.requests: list[str] = []
         #: Pushes the service refused as a real one would (a bad signature, an undecryptable body).
         self.errors: list[str] = []
         self._lock = threading.Lock()
@@ -197,6 +201,15 @@ class PushService:
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 headers = {key.lower(): value for key, value in self.headers.items()}
+                with service._lock:
+                    service.requests.append(self.path)
+                redirect = service.redirects.get(self.path.removeprefix("/push/"))
+                if redirect is not None:
+                    self.send_response(redirect[0])
+                    self.send_header("Location", redirect[1])
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 status = service._receive(self.path, headers, body)
                 self.send_response(status)
                 if status == 201:

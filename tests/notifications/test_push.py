@@ -131,6 +131,22 @@ def test_a_gone_subscription_is_deleted_and_a_delivered_one_records_its_success(
     assert working.last_success is not None
 
 
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_a_redirect_from_the_push_service_is_never_followed(service: PushService, status: int) -> None:
+    # A push service (or anything at an allowed origin) that names another address must not
+    # make the worker post there: the push is refused, as any other answer that is no success.
+    alice, bob = UserFactory(), UserFactory()
+    subscription = subscribe(alice, service.browser("moved"))
+    public, _private = vapid_keys()
+    with PushService(public) as elsewhere:
+        elsewhere.browser("moved")
+        service.redirects["moved"] = (status, f"{elsewhere.origin}/push/moved")
+        start_game(alice, bob)
+        assert service.requests == ["/push/moved"]  # asked once, as for any push
+        assert elsewhere.requests == []
+    assert PushSubscription.objects.filter(pk=subscription.pk).exists()  # not gone: it may answer later
+
+
 def test_no_push_for_a_kind_the_user_turned_off(service: PushService) -> None:
     alice, bob = UserFactory(), UserFactory()
     Preferences.objects.create(user=alice, push_your_move=False, push_game_started=True)
