@@ -80,9 +80,10 @@ class QueueSerializer(serializers.Serializer[Any]):
     online = serializers.IntegerField(help_text="People active on the site in the last few minutes.")
 
 
-def queue_data(request: Request) -> dict[str, Any]:
+def queue_data(request: Request, joined: QueueEntry | None = None) -> dict[str, Any]:
+    """The body of every answer; ``joined``: the entry the caller's join made (``queue_state``)."""
     user = caller(request)
-    state = selectors.queue_state(user=user)
+    state = selectors.queue_state(user=user, joined=joined)
     entry = state.entry
     data: dict[str, Any] = {
         "status": "none" if entry is None else entry.status,
@@ -128,7 +129,7 @@ class QueueView(APIView):
         body = QueueJoinSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         seconds = body.validated_data.get("fill_after_seconds")
-        services.queue_join(
+        entry = services.queue_join(
             user=caller(request),
             preset=body.validated_data["preset"],
             num_players=body.validated_data["players"],
@@ -136,7 +137,7 @@ class QueueView(APIView):
             fill_after=None if seconds is None else timedelta(seconds=seconds),
             bot_level=body.validated_data["bot_level"],
         )
-        return Response(queue_data(request), status=status.HTTP_201_CREATED)
+        return Response(queue_data(request, joined=entry), status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={200: QueueSerializer, **errors(409)}, tags=["play now"])
     def delete(self, request: Request) -> Response:

@@ -105,11 +105,13 @@ def waiting_with(*, entry: QueueEntry, now: datetime | None = None) -> list[User
     return others
 
 
-def queue_state(*, user: Any, now: datetime | None = None) -> QueueState:
+def queue_state(*, user: Any, now: datetime | None = None, joined: QueueEntry | None = None) -> QueueState:
     """Everything the play-now block shows ``user`` (anyone, signed in or not): five queries at
-    most, whatever the size of the queue."""
+    most, whatever the size of the queue. ``joined``: the entry a join of ``user`` just made, as
+    the join left it, shown instead of the one stored now (a join of the same player at the same
+    moment may have replaced it already: each join is answered with its own)."""
     now = now or timezone.now()
-    entry = current_entry(user=user)
+    entry = joined if joined is not None else current_entry(user=user)
     online = presence.online_users(now=now)
     if getattr(user, "is_authenticated", False):
         online = online.exclude(pk=user.pk)

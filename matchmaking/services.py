@@ -140,7 +140,9 @@ def queue_join(
         _queue_changed(changed)
         if entry.fill_at is not None:
             _sweep_at(entry.fill_at)
-    entry.refresh_from_db()
+        # Read back inside the transaction: once it commits, a join of the same player running
+        # at the same moment may replace (delete) this entry, and this join's answer is its own.
+        entry.refresh_from_db()
     return entry
 
 
