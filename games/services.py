@@ -145,13 +145,17 @@ def game_join(*, user: User, game_id: int, token: str | None = None) -> Game:
     """Take the lowest free seat; the game starts when this fills the last one.
 
     A private game takes only invited users, or anyone with its share link's ``token``.
+
+    Locks the game row. A player who has a seat in the game already (open or under way) gets the
+    game as it is, nothing written: the same answer to the same request, as for the second of
+    two clicks (or retries) at once, which finds the seat the first one took.
     """
     game = write.lock(game_id)
+    seats = write.seats_of(game)
+    if not game.is_over and any(seat.user_id == user.pk for seat in seats):
+        return game
     if game.status != Game.Status.OPEN:
         raise WrongStatus(_("This game is not open for joining."))
-    seats = write.seats_of(game)
-    if any(seat.user_id == user.pk for seat in seats):
-        raise NotAllowed(_("You already have a seat in this game."))
     if game.private and not (
         (token is not None and secrets.compare_digest(token, game.invite_token))
         or game.invitations.filter(user=user).exists()
@@ -173,13 +177,20 @@ def game_join(*, user: User, game_id: int, token: str | None = None) -> Game:
 
 @transaction.atomic
 def game_leave(*, user: User, game_id: int) -> Game:
-    """Give up a seat in an open game. The creator leaving cancels the game."""
+    """Give up a seat in an open game. The creator leaving cancels the game.
+
+    Locks the game row: of two leaves at once, the second finds the seat given up (or the game
+    cancelled) and is refused with ``WrongStatus`` (409), whoever asks: a seat that is not
+    there is the game's state, not a permission.
+    """
     game = write.lock(game_id)
+    if game.is_over:
+        raise WrongStatus(_("This game is over already."))
     if game.status != Game.Status.OPEN:
         raise WrongStatus(_("You can only leave a game that has not started."))
     deleted, _count = game.seats.filter(user=user).delete()
     if not deleted:
-        raise NotAllowed(_("You have no seat in this game."))
+        raise WrongStatus(_("You have no seat in this game to give up."))
     if user.pk == game.creator_id:
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
@@ -615,14 +626,15 @@ def game_claim(*, user: User, game_id: int, expected_version: int | None = None)
 @transaction.atomic
 def game_fill_with_bots(*, user: User, game_id: int) -> Game:
     """Seat computer players of the game's ``bot_level`` in every empty seat of an open game;
-    only its creator may. The last one starts the game (``game_join``)."""
+    only its creator may. The last one starts the game (``game_join``). Locks the game row: of
+    two fills at once, the second finds the game under way (``WrongStatus``)."""
     game = write.lock(game_id)
     if game.status != Game.Status.OPEN:
-        raise WrongStatus("This game is not open any more.")
+        raise WrongStatus(_("This game is not open any more."))
     if user.pk != game.creator_id:
-        raise NotAllowed("Only the game's creator can seat computer players.")
+        raise NotAllowed(_("Only the game's creator can seat computer players."))
     if not game.bot_level:
-        raise NotAllowed("This game was opened for people only.")
+        raise NotAllowed(_("This game was opened for people only."))
     seated = set(game.seats.values_list("user_id", flat=True))
     number = 1
     while len(seated) < game.num_players:

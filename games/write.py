@@ -80,8 +80,10 @@ def lock_running(game_id: int, *, expected_version: int | None = None) -> Game:
     """:func:`lock`, for a change of a running game made against ``expected_version`` (None:
     any): ``WrongStatus`` if it is not being played, ``StaleVersion`` if it has moved on."""
     game = lock(game_id)
+    if game.is_over:  # e.g. by the first of two resignations at once
+        raise WrongStatus(_("This game is over already."))
     if game.status != Game.Status.ACTIVE:
-        raise WrongStatus(_("This game is not being played."))
+        raise WrongStatus(_("This game has not started yet."))
     if expected_version is not None and game.version != expected_version:
         raise StaleVersion(_("The game has moved on since you looked; here is the current table."))
     return game

@@ -113,10 +113,16 @@ def test_join_filling_the_last_seat_starts_the_game() -> None:
     assert {seat.position for seat in game.seats.filter(awaiting_move=True)} == waiting
 
 
-def test_join_twice_is_refused() -> None:
+def test_join_twice_is_the_same_answer_and_writes_nothing() -> None:
+    """A second click (or a retry) finds the seat the first took: the game as it is."""
     game = GameFactory(num_players=3)
-    with pytest.raises(NotAllowed, match="already have a seat"):
-        services.game_join(user=game.creator, game_id=game.pk)
+    before = snapshot(game)
+    assert services.game_join(user=game.creator, game_id=game.pk).pk == game.pk
+    assert snapshot(game) == before
+    started, users = started_game()
+    before = snapshot(started)
+    assert services.game_join(user=users[1], game_id=started.pk).status == Game.Status.ACTIVE
+    assert snapshot(started) == before
 
 
 def test_join_a_started_game_is_refused() -> None:
@@ -153,11 +159,14 @@ def test_creator_leaving_cancels_the_game() -> None:
 
 def test_leave_without_a_seat_or_after_the_start_is_refused() -> None:
     game = GameFactory(num_players=3)
-    with pytest.raises(NotAllowed):
+    with pytest.raises(WrongStatus, match="no seat in this game"):
         services.game_leave(user=UserFactory(), game_id=game.pk)
     started, users = started_game()
-    with pytest.raises(WrongStatus):
+    with pytest.raises(WrongStatus, match="has not started"):
         services.game_leave(user=users[1], game_id=started.pk)
+    services.game_leave(user=game.creator, game_id=game.pk)
+    with pytest.raises(WrongStatus, match="over already"):  # the second of two leaves at once
+        services.game_leave(user=game.creator, game_id=game.pk)
 
 
 # game_start
