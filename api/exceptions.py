@@ -4,6 +4,10 @@
 A ``games.exceptions.GameError`` from a service keeps its message (for an illegal
 move, the engine's) and its status code: 400, 403, 404 or 409.
 
+A write refused by a unique constraint, because a request at the same moment wrote the row
+first (``durak_site.middleware.lost_race``: a race no lock of the service ordered), is a 409, code
+``conflict``: nothing of it was saved. Logged as a warning: such a race is fixed where it happens.
+
 A body the view has no parser for (no ``Content-Type``, or one it does not read) is bad input
 like any other: 400, code ``unsupported_media_type``, rather than DRF's 415, which the schema
 would have to list on every call that takes a body.
@@ -13,6 +17,7 @@ the language cookie, else the Accept-Language header); ``code`` is for programs 
 changes with the language.
 """
 
+import logging
 import re
 from typing import Any
 
@@ -20,8 +25,12 @@ from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
-from games.exceptions import GameError
+from durak_site.middleware import constraint_of, lost_race, lost_race_message
+from games.exceptions import Conflict, GameError
+
+logger = logging.getLogger(__name__)
 
 
 def error_code(error: GameError) -> str:
@@ -30,6 +39,12 @@ def error_code(error: GameError) -> str:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if lost_race(exc):
+        request = context.get("request")
+        where = f"{request.method} {request.path}" if request is not None else "?"
+        logger.warning("lost race, answered 409 to %s: %s refused the write", where, constraint_of(exc))
+        set_rollback()
+        exc = Conflict(lost_race_message())
     if isinstance(exc, GameError):
         return Response({"detail": exc.message, "code": error_code(exc)}, status=exc.status_code)
     response = drf_exception_handler(exc, context)

@@ -12,6 +12,11 @@ other API error (``api.exceptions``), an htmx request gets a one-line fragment.
 
 Bad input answered before any view (``ControlCharacterMiddleware``) and requests Django itself
 refuses (``handler400``) get a 400 of the same three shapes.
+
+A write that lost a race to a request at the same moment, which a unique constraint refused
+(``LostRaceMiddleware``), gets a 409 of the same three shapes: nothing of it was saved, and the
+player looks again. The services lock so that this does not happen (docs/locking.md, "When a
+write loses a race"); this is the net under them, not a way of answering.
 """
 
 import logging
@@ -19,7 +24,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 
-from django.db import InterfaceError, OperationalError
+from django.db import IntegrityError, InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
 from django.template.loader import render_to_string
 from django.utils.translation import gettext
@@ -50,7 +55,8 @@ class DatabaseUnavailableMiddleware:
     """Turns ``OperationalError``/``InterfaceError`` raised by a view into the 503 answer.
 
     Last in ``MIDDLEWARE``: its ``process_exception`` sees a view's exception first.
-    Other database errors (``IntegrityError``, ``DataError``) are bugs and stay 500s.
+    Other database errors (``IntegrityError``, ``DataError``) are bugs and stay 500s, but for a
+    unique constraint's, a lost race (``LostRaceMiddleware``).
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -66,6 +72,77 @@ class DatabaseUnavailableMiddleware:
             "database unavailable, answered 503 to %s %s: %s", request.method, request.path, exception
         )
         return database_unavailable_response(request)
+
+
+# --- a write that lost a race: a unique constraint refused it -------------------------------------
+
+#: PostgreSQL's SQLSTATE of a unique violation (``psycopg.errors.UniqueViolation``).
+UNIQUE_VIOLATION = "23505"
+
+
+def lost_race(error: BaseException) -> bool:
+    """Whether ``error`` is the database refusing a row that a unique constraint holds already:
+    a request at the same moment wrote it first. Any other integrity error (a check, a foreign
+    key, a NULL) is a bug, and stays one."""
+    if not isinstance(error, IntegrityError):
+        return False
+    cause = error.__cause__
+    if getattr(cause, "sqlstate", None) == UNIQUE_VIOLATION:
+        return True
+    return str(cause or error).startswith("UNIQUE constraint failed")  # SQLite, for local use
+
+
+def constraint_of(error: BaseException) -> str:
+    """The name of the constraint that refused ``error``'s write, for the log: never the row's
+    values (PostgreSQL's DETAIL names them, and a row may hold what a log must not)."""
+    diag = getattr(error.__cause__, "diag", None)
+    return str(getattr(diag, "constraint_name", None) or "a unique constraint")
+
+
+def lost_race_message() -> str:
+    return gettext(
+        "Another request changed this at the same moment, so nothing of this one was saved: "
+        "look again, and try once more if it is still needed."
+    )
+
+
+def lost_race_response(request: HttpRequest) -> HttpResponse:
+    """The 409 answer for ``request``: the API's error body (code ``conflict``, as
+    ``api.exceptions`` answers it), a fragment for htmx, else a bare page (no query)."""
+    message = lost_race_message()
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": message, "code": "conflict"}, status=409)
+    if request.headers.get("HX-Request") == "true":
+        return HttpResponse(render_to_string("409.html#message", {"message": message}), status=409)
+    return HttpResponse(render_to_string("409.html", {"message": message}), status=409)
+
+
+class LostRaceMiddleware:
+    """Turns a view's ``IntegrityError`` of a unique constraint (``lost_race``) into the 409
+    answer, logged as a warning naming the constraint (a race that a lock should have ordered:
+    worth fixing where it happens). The view's transaction rolled back already: its
+    ``atomic`` block ended with the error.
+
+    Just before ``DatabaseUnavailableMiddleware`` in ``MIDDLEWARE`` (each answers errors the
+    other lets through). The API's views answer it themselves (``api.exceptions``).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not lost_race(exception):
+            return None
+        logger.warning(
+            "lost race, answered 409 to %s %s: %s refused the write",
+            request.method,
+            request.path,
+            constraint_of(exception),
+        )
+        return lost_race_response(request)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

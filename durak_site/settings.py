@@ -89,6 +89,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "durak_site.middleware.LostRaceMiddleware",  # a unique constraint's refusal (a lost race): 409
     "durak_site.middleware.DatabaseUnavailableMiddleware",  # last: a view's lost database is a 503
 ]
 

@@ -46,3 +46,10 @@ class TimeExpired(GameError):
     """The player's deadline passed before the move arrived; the timeout was applied instead."""
 
     status_code = 409
+
+
+class Conflict(GameError):
+    """A request at the same moment wrote the same row first, and the database's unique
+    constraint refused this one (``durak_site.middleware.lost_race``): nothing of it was saved."""
+
+    status_code = 409
