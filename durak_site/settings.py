@@ -293,6 +293,9 @@ TIMEOUT_SWEEP_REARM = env.bool("TIMEOUT_SWEEP_REARM", default=True)
 BOT_MOVE_DELAY_SECONDS = env.float("BOT_MOVE_DELAY_SECONDS", default=1.5)
 BOT_SEARCH_SECONDS = env.float("BOT_SEARCH_SECONDS", default=1.0)
 BOT_STALLED_SECONDS = env.int("BOT_STALLED_SECONDS", default=30)
+# The most open and running games with computer players one player may have created at once
+# (issue 28: every computer move costs the server's CPU; games.services.bot_games_left).
+BOT_GAMES_PER_USER = env.int("BOT_GAMES_PER_USER", default=10)
 VACATION_DAYS_PER_YEAR = env.int("VACATION_DAYS_PER_YEAR", default=14)
 # The hour (in each user's time zone) after which their daily digest goes out.
 DIGEST_HOUR = env.int("DIGEST_HOUR", default=8)

@@ -53,3 +53,10 @@ class Conflict(GameError):
     constraint refused this one (``durak_site.middleware.lost_race``): nothing of it was saved."""
 
     status_code = 409
+
+
+class TooManyBotGames(GameError):
+    """The creator has ``BOT_GAMES_PER_USER`` open and running games with computer players
+    already (``games.services.bot_games_left``)."""
+
+    status_code = 409

@@ -24,7 +24,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -40,6 +40,7 @@ from .exceptions import (
     InvalidRules,
     NotAllowed,
     TimeExpired,
+    TooManyBotGames,
     WrongStatus,
 )
 from .fairness import deal_hash
@@ -63,6 +64,61 @@ def build_rules(*, preset: str, overrides: Mapping[str, Any] | None = None) -> d
         raise InvalidRules(engine_message(error)) from None
     except (ValueError, TypeError) as error:
         raise InvalidRules(str(error)) from None
+
+
+# Games with computer players: at most ``BOT_GAMES_PER_USER`` open and running ones per creator.
+
+
+def lock_player(*, user_id: int) -> None:
+    """Lock the user's row (``FOR NO KEY UPDATE``: a foreign-key check on it does not wait)
+    until the end of the transaction. Before any game lock of the transaction
+    (docs/locking.md): a move holding a game never waits for a user row."""
+    User.objects.select_for_update(no_key=True).filter(pk=user_id).first()
+
+
+def bot_games_going(*, user_id: int) -> int:
+    """The open and running games the user created that computer players may play in (a
+    ``bot_level``) or do (a computer's seat: a rematch against them has no level). No lock."""
+    with_bots = Exists(Seat.objects.filter(game=OuterRef("pk"), user__is_bot=True))
+    return (
+        Game.objects.filter(creator_id=user_id, status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        .filter(~Q(bot_level="") | with_bots)
+        .count()
+    )
+
+
+def bot_games_left(*, user: User) -> int:
+    """How many more games with computer players ``user`` may create now: ``BOT_GAMES_PER_USER``
+    less ``bot_games_going``. Locks the user's row first (``lock_player``), so that of twenty
+    creations at once each counts what the one before committed: a user at the limit less one
+    gets exactly one more game."""
+    lock_player(user_id=user.pk)
+    limit: int = settings.BOT_GAMES_PER_USER
+    return max(0, limit - bot_games_going(user_id=user.pk))
+
+
+def check_bot_games(*, user: User, asked_by: User | None = None) -> None:
+    """``TooManyBotGames`` unless ``user`` may create one more game with computer players
+    (``bot_games_left``, which locks their row). ``asked_by``: who asked, when it is not the
+    creator (the last player to accept a rematch): the message names the creator then."""
+    if bot_games_left(user=user) > 0:
+        return
+    limit = settings.BOT_GAMES_PER_USER
+    if asked_by is not None and asked_by.pk != user.pk:
+        raise TooManyBotGames(
+            _(
+                "%(name)s already has as many open and running games with computer players as "
+                "one player may have at once (%(limit)s): the next game can start once they have fewer."
+            )
+            % {"name": user.username, "limit": limit}
+        )
+    raise TooManyBotGames(
+        _(
+            "You already have as many open and running games with computer players as one player "
+            "may have at once (%(limit)s): finish, resign or cancel one of them first."
+        )
+        % {"limit": limit}
+    )
 
 
 @transaction.atomic
@@ -91,7 +147,9 @@ def game_create(
     ``pause_weekends`` stops correspondence clocks (an hour a move or more) on each
     player's Saturday and Sunday. A ``private`` game is not listed in the lobby: seats are
     taken by invitation (``game_invite``) or through its share link. ``bot_level`` lets
-    computer players of that level take empty seats (``game_fill_with_bots``).
+    computer players of that level take empty seats (``game_fill_with_bots``); such a game
+    counts towards the creator's ``BOT_GAMES_PER_USER`` from now on (``check_bot_games``:
+    ``TooManyBotGames`` at the limit; it locks the creator's row, before the new game's).
 
     ``deal`` stacks the cards instead of shuffling (for tests and scenarios):
     ``{"hands": [[...], ...], "stock": [...], "dealer": 0, "first_attacker": None,
@@ -118,6 +176,8 @@ def game_create(
             _engine_from_deal(rules, deal)
         except (ValueError, TypeError, KeyError) as error:
             raise InvalidRules(_("Bad stacked deal: %(error)s") % {"error": error}) from None
+    if bot_level:
+        check_bot_games(user=creator)
     game = Game.objects.create(
         preset=preset,
         rule_overrides=dict(overrides or {}),
@@ -650,7 +710,11 @@ def game_fill_with_bots(*, user: User, game_id: int) -> Game:
 @transaction.atomic
 def game_against_computer(*, creator: User, level: str, **options: Any) -> Game:
     """A game with ``creator`` in seat 0 and computer players of ``level`` in the others; it
-    starts at once. ``options`` as ``game_create`` takes them."""
+    starts at once. ``options`` as ``game_create`` takes them; ``TooManyBotGames`` when the
+    creator has ``BOT_GAMES_PER_USER`` such games open or running already.
+
+    Locks the creator's row (``check_bot_games``), then the new game's: twenty requests at once
+    count one after the other."""
     game = game_create(creator=creator, bot_level=level, **options)
     return game_fill_with_bots(user=creator, game_id=game.pk)
 

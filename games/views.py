@@ -137,7 +137,10 @@ def lobby_open_games(request: HtmxHttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def game_create(request: HtmxHttpRequest) -> HttpResponse:
+    """Open a game, or play against the computer; a refusal is the lobby with the form and the
+    reason, answered with its status (409 at the limit of games with computer players)."""
     form = GameCreateForm(request.POST)
+    status = 400
     if form.is_valid():
         overrides = form.overrides()
         if form.is_valid():
@@ -159,9 +162,10 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
                     game = services.game_create(creator=_player(request), bot_level=level, **options)
             except GameError as error:
                 form.add_error(None, error.message)
+                status = error.status_code
             else:
                 return redirect("games:detail", game_id=game.pk)
-    return _lobby(request, form, status=400)
+    return _lobby(request, form, status=status)
 
 
 def confirms_moves(user: User | Any, game: Game) -> bool:

@@ -13,9 +13,11 @@ Locks (docs/locking.md): every write to the queue first takes the queue's transa
 advisory lock (PostgreSQL; SQLite runs one writer anyway), so joins, leaves and sweeps run one
 after the other and each sees what the one before committed: two joins at once never both wait
 without seeing each other, never make two games, and never seat one player twice (one entry per
-player, a unique column). Then, inside that lock, the new game's rows through ``games.services``
-(game → seats → notifications, their usual order). Nothing else takes the queue lock, and no
-path that holds a game, a seat or a notification asks for it.
+player, a unique column). Then, inside that lock, the rows of the players whose games with
+computer players are counted (``games.services.bot_games_left``: at most
+``BOT_GAMES_PER_USER`` each), then the new game's rows through ``games.services`` (game → seats
+→ notifications, their usual order). Nothing else takes the queue lock, and no path that holds
+a game, a seat or a notification asks for it.
 """
 
 import logging
@@ -104,7 +106,10 @@ def queue_join(
     ``matched``, naming its game). ``fill_after``: let computer players take the empty seats once
     the player has waited that long (None: people only; zero: at once).
 
-    Takes the queue lock (module docstring). ``InvalidRules`` for a choice the site cannot start,
+    Takes the queue lock (module docstring), then, when computer players may fill in, the
+    player's row (``games.services.check_bot_games``: ``TooManyBotGames`` when they have
+    ``BOT_GAMES_PER_USER`` games with computer players open or running already; their place in
+    the queue, if any, stays as it was). ``InvalidRules`` for a choice the site cannot start,
     ``NotAllowed`` for a computer player's account.
     """
     validate_choice(
@@ -120,6 +125,8 @@ def queue_join(
     now = timezone.now()
     with transaction.atomic():
         _lock_queue()
+        if fill_after is not None:
+            game_services.check_bot_games(user=user)
         previous = QueueEntry.objects.filter(user=user).first()
         if previous is not None:
             previous.delete()
@@ -206,7 +213,17 @@ def _pair_locked(bucket: Bucket, *, now: datetime) -> list[Game]:
         games.append(_start_game(group, bucket, now=now, with_bots=False))
     due = [entry for entry in waiting if entry.fill_at is not None and entry.fill_at <= now]
     if due:
-        games.append(_start_game(due, bucket, now=now, with_bots=True))
+        # The game with computer players is its creator's: the first of them who may have one
+        # more (``BOT_GAMES_PER_USER``; the join checked, but a game may have been opened since).
+        creator = next((entry for entry in due if game_services.bot_games_left(user=entry.user)), None)
+        if creator is not None:
+            group = [creator, *(entry for entry in due if entry is not creator)]
+            games.append(_start_game(group, bucket, now=now, with_bots=True))
+        else:  # nobody may: they wait for people, as their pages will say
+            QueueEntry.objects.filter(pk__in=[entry.pk for entry in due]).update(
+                fill_after=None, fill_at=None
+            )
+            logger.info("play now: no computer fill in %s: its players are at their limit", bucket)
     return games
 
 

@@ -57,7 +57,10 @@ def play(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def _join(request: HttpRequest) -> HttpResponse:
+    """Join with the form's choice; a refusal is the form with the reason, answered with its
+    status (409 at the limit of games with computer players)."""
     form = PlayNowForm(request.POST)
+    status = 400
     if form.is_valid():
         try:
             entry = services.queue_join(
@@ -70,11 +73,12 @@ def _join(request: HttpRequest) -> HttpResponse:
             )
         except GameError as error:
             form.add_error(None, error.message)
+            status = error.status_code
         else:
             if entry.game_id is not None:
                 return redirect(_game_url(entry.game_id))
             return redirect("matchmaking:play")
-    return render(request, "matchmaking/play.html", {"play_now_form": form}, status=400)
+    return render(request, "matchmaking/play.html", {"play_now_form": form}, status=status)
 
 
 @require_POST

@@ -10,7 +10,10 @@ not agree to.
 Every write here locks the finished game's row first (then the offer, then what
 ``games.services`` locks for the new game: docs/locking.md), so two offers or two last
 accepts at once make one offer and one game; a partial unique constraint
-(``rematch_one_live_offer_per_game``) backs the first up.
+(``rematch_one_live_offer_per_game``) backs the first up. With computer players at the table,
+the next game is one more game with computer players of its creator (the first seat's player,
+``BOT_GAMES_PER_USER`` at most: ``games.services.check_bot_games``), whose row is locked before
+the finished game's (a user row before any game).
 """
 
 from django.db import transaction
@@ -66,6 +69,13 @@ def start_next_game(*, user: User, game_id: int, games_agreed: int | None = None
 
 
 def _lock_finished(game_id: int) -> Game:
+    """The finished game's row, locked; first, if computer players sat at it, the row of the
+    next game's creator (``_start_next_game``), so that it is taken before any game's."""
+    seats = list(
+        Seat.objects.filter(game_id=game_id).order_by("position").values_list("user_id", "user__is_bot")
+    )
+    if any(is_bot for _user_id, is_bot in seats):
+        games.lock_player(user_id=seats[0][0])
     try:
         game = Game.objects.select_for_update(of=("self",), no_key=True).get(pk=game_id)
     except Game.DoesNotExist:
@@ -93,8 +103,11 @@ def _following(game: Game) -> Game | None:
     return next((row.game for row in already), None)
 
 
-def _start_next_game(*, game: Game, seats: list[Seat], user: User, games_agreed: int | None) -> Game:
-    """``start_next_game`` with the finished game locked by the caller."""
+def _start_next_game(
+    *, game: Game, seats: list[Seat], user: User, games_agreed: int | None, asked_by: User | None = None
+) -> Game:
+    """``start_next_game`` with the finished game locked by the caller; ``asked_by``: the player
+    whose request starts it, when not ``user`` (for ``TooManyBotGames``' words)."""
     entry = SeriesGame.objects.select_related("series").filter(game=game).first()
     if entry is None:
         series = Series.objects.create(created_by=user, games_agreed=_series_length(games_agreed))
@@ -104,6 +117,8 @@ def _start_next_game(*, game: Game, seats: list[Seat], user: User, games_agreed:
     )
     if already is not None:
         return already.game
+    if any(seat.user.is_bot for seat in seats):  # its creator's row is locked (``_lock_finished``)
+        games.check_bot_games(user=seats[0].user, asked_by=asked_by or user)
     series, number = entry.series, entry.number + 1
     if entry.number >= series.games_agreed:
         series = Series.objects.create(created_by=user, games_agreed=series.games_agreed)
@@ -217,7 +232,7 @@ def _series_goes_on(game: Game) -> bool:
 
 def _accepted_by_all(*, offer: RematchOffer, game: Game, seats: list[Seat], user: User) -> None:
     following = _start_next_game(
-        game=game, seats=seats, user=offer.offered_by, games_agreed=offer.games_agreed
+        game=game, seats=seats, user=offer.offered_by, games_agreed=offer.games_agreed, asked_by=user
     )
     offer.status = RematchOffer.Status.ACCEPTED
     offer.next_game = following

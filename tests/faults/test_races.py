@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import services as games
-from games.models import Game, Invitation, Move
+from games.models import Game, Invitation, Move, Seat
 from matchmaking.models import QueueEntry
 from notifications.models import Kind, Notification
 from series.models import RematchOffer, SeriesGame
@@ -389,3 +389,63 @@ def test_twenty_offers_then_twenty_answers_at_once_make_one_offer_and_one_next_g
             assert following == []
         assert answers_of != "accept" or offer.status == RematchOffer.Status.ACCEPTED
         assert answers_of != "decline" or offer.status == RematchOffer.Status.DECLINED
+
+
+# Games with computer players: at most BOT_GAMES_PER_USER (10, the server's default) per creator.
+
+LIMIT = 10
+AGAINST_COMPUTER = {"preset": "classic", "num_players": "2", "bot_level": "random", "against": "computer"}
+QUEUE_WITH_COMPUTERS = {"preset": "classic", "players": 2, "time_control": "2m", "fill_after_seconds": 0}
+
+
+def bot_games_of(user: User) -> list[int]:
+    return sorted(
+        Game.objects.filter(creator=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).values_list(
+            "pk", flat=True
+        )
+    )
+
+
+def test_twenty_games_against_the_computer_at_once_at_the_limit_less_one_make_one(site: Site) -> None:
+    """The page's "play against the computer" (the API has no such call: its way is play now,
+    below): the player's row lock counts each request after the one before."""
+    user = UserFactory()
+    for _ in range(LIMIT - 1):
+        games.game_against_computer(creator=user, level="random", preset="classic", num_players=2)
+    clients = clients_of(site, user, "page")
+    for _round in range(ROUNDS):
+        before = bot_games_of(user)
+        assert len(before) == LIMIT - 1
+        answers = from_each(clients, lambda client: client.post("/games/new/", data=AGAINST_COMPUTER))
+        assert_answers(answers, [302] + [409] * (AT_ONCE - 1))
+        assert all("as one player may have at once (10)" in a.text for a in answers if a.status_code == 409)
+        after = bot_games_of(user)
+        (made,) = [game_of_location(answer) for answer in answers if answer.status_code == 302]
+        assert made is not None and after == sorted([*before, made])
+        new = Game.objects.get(pk=made)
+        assert new.status == Game.Status.ACTIVE and new.seats.count() == 2
+        games.game_abort(game_id=new.pk)  # room for the next round's one
+
+
+def test_twenty_play_now_joins_with_computers_at_once_make_as_many_games_as_answers_say(site: Site) -> None:
+    """Each join with a wait of zero starts a game with a computer at once, until the limit: ten
+    answers name ten games (each its own), ten are refused (409), one queue entry is left."""
+    user = UserFactory()
+    clients = clients_of(site, user, "api")
+    for _round in range(ROUNDS):
+        answers = from_each(clients, lambda client: client.post(QUEUE_API, json=QUEUE_WITH_COMPUTERS))
+        assert_answers(answers, [201] * LIMIT + [409] * (AT_ONCE - LIMIT))
+        assert codes(answers, 409) == {"too_many_bot_games"}
+        named = sorted(answer.json()["game"] for answer in answers if answer.status_code == 201)
+        assert {answer.json()["status"] for answer in answers if answer.status_code == 201} == {"matched"}
+        assert named == bot_games_of(user) and len(set(named)) == LIMIT
+        for game_id in named:
+            seats = list(Seat.objects.filter(game_id=game_id).select_related("user").order_by("position"))
+            assert [(seat.user_id == user.pk, seat.user.is_bot) for seat in seats] == [
+                (True, False),
+                (False, True),
+            ]
+        entry = QueueEntry.objects.get(user=user)
+        assert entry.status == QueueEntry.Status.MATCHED and entry.game_id in named
+        for game_id in named:
+            games.game_abort(game_id=game_id)
