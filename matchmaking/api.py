@@ -8,7 +8,7 @@ player present, and an entry whose player asked nothing for ``services.QUEUE_STA
 from datetime import timedelta
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 import durak
 from accounts import presence
 from accounts.models import BOT_LEVELS
+from api.serializers import ErrorSerializer
 from api.views import caller, errors
 from games.forms import TIME_CONTROLS
 
@@ -121,7 +122,17 @@ class QueueView(APIView):
         return Response(queue_data(request))
 
     @extend_schema(
-        request=QueueJoinSerializer, responses={201: QueueSerializer, **errors(400, 403)}, tags=["play now"]
+        request=QueueJoinSerializer,
+        responses={
+            201: QueueSerializer,
+            **errors(400, 403),
+            409: OpenApiResponse(
+                ErrorSerializer,
+                description="too_many_bot_games: with computer players allowed, you have "
+                "BOT_GAMES_PER_USER games with them open or running already.",
+            ),
+        },
+        tags=["play now"],
     )
     def post(self, request: Request) -> Response:
         """Wait for a game with these rules, players and time control (replacing your place, if
