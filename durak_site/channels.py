@@ -12,6 +12,11 @@
 Anything else, and every channel of a game that does not exist, is refused like a game the
 viewer may not see: the same answer, so an id confirms nothing.
 
+The answer is read once, when a stream opens. What takes a right away ends the streams it
+concerns (``live.end_streams_on_commit``: a log-out, a new password, a suspension, a seat taken
+or given up, a moderator's role removed), and each ends within ``LIVE_STREAM_MAX_SECONDS``
+anyway; opened again, it is answered here anew.
+
 It lives here, above the apps, because it answers for several of them: games and their chats
 (chat sits above games), users and the lobby.
 """
@@ -43,7 +48,8 @@ _USER = re.compile(r"user-(?P<user>[1-9][0-9]{0,17})")
 @dataclass(frozen=True)
 class Viewer:
     """Whom a stream is for (``pk``: the user's, or ``"anonymous"``) and the channels they may
-    read, decided once when the stream opens (:meth:`ChannelManager.viewer_for`)."""
+    read, decided once when the stream opens (:meth:`ChannelManager.viewer_for`), for as long as
+    the stream lasts (it is ended when they change: ``durak_site.live``)."""
 
     pk: int | str
     readable: frozenset[str]
@@ -97,8 +103,9 @@ def readable_channels(
 
 class ChannelManager(ChannelManagerBase):  # type: ignore[misc]
     """``EVENTSTREAM_CHANNELMANAGER_CLASS``. The decision is taken once per stream, with the
-    request (share links live in its session): ``viewer_for``. django-eventstream then asks
-    ``can_read_channel`` with that :class:`Viewer`, and gets the same answer without a query."""
+    request (share links live in its session): ``viewer_for``. ``can_read_channel`` (what
+    django-eventstream's own views would ask) gives the same answer, without a query for a
+    :class:`Viewer`."""
 
     def get_channels_for_request(self, request: HttpRequest, view_kwargs: dict[str, Any]) -> set[str]:
         return set(request.GET.getlist("channel"))

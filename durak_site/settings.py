@@ -382,6 +382,12 @@ LIVE_REDIS_URL = env.str(
     "LIVE_REDIS_URL", default=CACHE_URL if CACHE_URL.startswith(("redis://", "rediss://", "unix://")) else ""
 )
 LIVE_REDIS_CHANNEL = env.str("LIVE_REDIS_CHANNEL", default="")
+# How many streams one user, and one address, may hold at once (across the web processes with
+# LIVE_REDIS_URL): one more ends the oldest (0: no cap). And how long one stream lasts before
+# the page opens it again with its rights read anew (docs/live-streams.md).
+LIVE_STREAMS_PER_USER = env.int("LIVE_STREAMS_PER_USER", default=8)
+LIVE_STREAMS_PER_ADDRESS = env.int("LIVE_STREAMS_PER_ADDRESS", default=32)
+LIVE_STREAM_MAX_SECONDS = env.float("LIVE_STREAM_MAX_SECONDS", default=3600.0)
 # Who may read which channel (durak_site.channels). No EVENTSTREAM_STORAGE_CLASS: a page that reconnects
 # asks once with the version it has, so no event is stored for replay; no EVENTSTREAM_REDIS:
 # durak_site.live fans out itself (it survives a Redis restart).
