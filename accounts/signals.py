@@ -1,13 +1,16 @@
 """A new account starts in the language its owner's browser asked for; a new password revokes
-the account's API tokens."""
+the account's API tokens and ends its live streams, as does a log-out for that session's."""
 
 from typing import Any
 
 from allauth.account.signals import user_signed_up
+from django.contrib.auth.signals import user_logged_out
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils import translation
+
+from durak_site import live
 
 from . import tokens
 from .models import LANGUAGES, User
@@ -31,3 +34,26 @@ def new_password_revokes_api_tokens(sender: Any, instance: User, created: bool, 
     password at log-in (``check_password``), so only a real change gets here."""
     if not created and getattr(instance, "_password", None) is not None:
         tokens.tokens_revoke_all(user=instance)
+
+
+@receiver(post_save, sender=User)
+def lost_rights_end_live_streams(sender: Any, instance: User, created: bool, **kwargs: Any) -> None:
+    """A new password (as above: the sessions made under the old one end at their next request)
+    or an account made inactive (it cannot log in any more) ends the user's open live streams
+    after the commit; the pages open them again and are answered by what is left."""
+    if created:
+        return
+    update_fields = kwargs.get("update_fields")
+    new_password = getattr(instance, "_password", None) is not None
+    deactivated = not instance.is_active and (update_fields is None or "is_active" in update_fields)
+    if new_password or (deactivated and not instance.is_bot):
+        live.end_streams_on_commit(user_id=instance.pk)
+
+
+@receiver(user_logged_out)
+def log_out_ends_live_streams(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    """The streams the session opened end (its other tabs too): opened again, they are the
+    anonymous visitor's. Other sessions of the user keep theirs."""
+    session = getattr(request, "session", None)
+    if session is not None and session.session_key:
+        live.end_streams_on_commit(session_key=session.session_key)

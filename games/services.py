@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 import durak
 from accounts.models import BOT_LEVELS, User
 from durak.game import SYSTEM_ACTION_TYPES
-from durak_site import dates
+from durak_site import dates, live
 from durak_site.engine_text import engine_message
 
 from . import bots, hooks, timeouts, versions, write
@@ -204,7 +204,8 @@ def game_create(
 def game_join(*, user: User, game_id: int, token: str | None = None) -> Game:
     """Take the lowest free seat; the game starts when this fills the last one.
 
-    A private game takes only invited users, or anyone with its share link's ``token``.
+    A private game takes only invited users, or anyone with its share link's ``token``. The
+    user's live streams of the game end after the commit (``_seat_changed``).
 
     Locks the game row. A player who has a seat in the game already (open or under way) gets the
     game as it is, nothing written: the same answer to the same request, as for the second of
@@ -232,12 +233,22 @@ def game_join(*, user: User, game_id: int, token: str | None = None) -> Game:
     if len(seats) == game.num_players:
         _start(game, seats)
     write.save(game, seats)
+    _seat_changed(user=user, game_id=game.pk)
     return game
+
+
+def _seat_changed(*, user: User, game_id: int) -> None:
+    """A seat taken or given up changes what its user's streams of the game may read (the players'
+    chat or the spectators', a private game at all): after the commit they end, and the pages
+    open them again with what the user may read now (``durak_site.live``)."""
+    if not user.is_bot:
+        live.end_streams_on_commit(user_id=user.pk, game_id=game_id)
 
 
 @transaction.atomic
 def game_leave(*, user: User, game_id: int) -> Game:
-    """Give up a seat in an open game. The creator leaving cancels the game.
+    """Give up a seat in an open game. The creator leaving cancels the game. The user's live
+    streams of the game end after the commit (``_seat_changed``).
 
     Locks the game row: of two leaves at once, the second finds the seat given up (or the game
     cancelled) and is refused with ``WrongStatus`` (409), whoever asks: a seat that is not
@@ -256,6 +267,7 @@ def game_leave(*, user: User, game_id: int) -> Game:
         game.finished_at = timezone.now()
     game.version += 1
     write.save(game)
+    _seat_changed(user=user, game_id=game.pk)
     return game
 
 

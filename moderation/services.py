@@ -107,7 +107,8 @@ def user_suspend(*, moderator: User, user: User, duration: timedelta | None, rea
     """The user cannot log in, play or use an API token until the end (``duration`` None: for
     good). Their open seats are given up, each running game where they still hold cards ends
     with the engine's ``resign`` for them (the fool; in a team game their team loses), and
-    every session they logged in with ends now, as does every API token of theirs."""
+    every session they logged in with ends now, as does every API token of theirs (and, after
+    the commit, every live stream they hold open)."""
     _require(moderator, "suspend_user")
     if user.pk == moderator.pk:
         raise ModerationError(_("You cannot suspend yourself."))
@@ -132,6 +133,7 @@ def user_suspend(*, moderator: User, user: User, duration: timedelta | None, rea
             continue
     sessions_ended = _end_sessions(user)
     tokens_revoke_all(user=user)
+    live.end_streams_on_commit(user_id=user.pk)  # opened again, they are an anonymous visitor's
     _audit(
         actor=moderator,
         action=AuditEntry.Action.SUSPEND,
@@ -256,6 +258,7 @@ def moderator_revoke(*, user: User, actor: User | None, reason: str) -> None:
     if not user.is_superuser:
         user.is_staff = False
         user.save(update_fields=["is_staff"])
+    live.end_streams_on_commit(user_id=user.pk)  # they saw every private game
     _audit(actor=actor, action=AuditEntry.Action.REVOKE_MODERATOR, reason=reason, target_user=user)
 
 
