@@ -26,6 +26,7 @@
   let retries = 0;
   let retryTimer = null;
   let lastHeard = 0;
+  let parked = false; // superseded: polling, until the page is shown again
   const latest = new Map(); // channel -> the newest version heard
   const asked = new Map(); // channel -> the version its element last asked about
   const news = new Set(); // channels whose elements must ask (no version to compare)
@@ -101,6 +102,7 @@
   function connect() {
     clearTimeout(retryTimer);
     retryTimer = null;
+    parked = false;
     if (source) source.close();
     source = null;
     open = false;
@@ -153,9 +155,16 @@
       }),
     );
     stream.addEventListener("bell", (event) => heard(event, bell));
-    stream.addEventListener("stream-error", () => {
-      stream.close(); // refused, or the server lost its fan-out: poll, and come back later
-      lost(stream);
+    stream.addEventListener("stream-error", (event) => {
+      stream.close(); // refused, ended or the server lost its fan-out: poll, and come back later
+      let condition = "";
+      try {
+        condition = JSON.parse(event.data).condition || "";
+      } catch (error) {
+        condition = "";
+      }
+      if (condition === "superseded") park(stream);
+      else lost(stream);
     });
     stream.onerror = () => {
       // CONNECTING: the browser tries again by itself; CLOSED: it gave up (an answer that is
@@ -174,6 +183,21 @@
     retryTimer = setTimeout(connect, RETRY_MS[Math.min(retries, RETRY_MS.length - 1)]);
     retries += 1;
   }
+
+  // Over the cap: opening again now would only end another tab's stream, which would do the same.
+  function park(stream) {
+    if (source !== stream) return;
+    open = false;
+    source = null;
+    document.dispatchEvent(new CustomEvent("durak:live", { detail: { open: false } }));
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    parked = true;
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (parked && document.visibilityState === "visible") connect();
+  });
 
   // The fallback, and the watchdog of a stream that went silent (a connection that died quietly).
   setInterval(() => {
@@ -195,7 +219,7 @@
     check();
     clearTimeout(rescan);
     rescan = setTimeout(() => {
-      if (retryTimer !== null && !open) return; // a reconnect is due anyway
+      if (parked || (retryTimer !== null && !open)) return; // a reconnect is due anyway, or parked
       const wanted = pageChannels();
       if (Array.from(wanted).some((channel) => !subscribed.has(channel))) connect();
     }, 100);
