@@ -277,3 +277,71 @@ def test_a_private_game_refuses_the_stream_to_a_spectator_without_access(
         assert stranger.page.goto(f"{site.url}/games/{private.pk}/").status == 404  # type: ignore[union-attr]
     finally:
         stranger.close()
+
+
+#: Before the page's own scripts: the data of every stream-error its streams got.
+ERRORS = """
+window.liveErrors = [];
+const Counted = window.EventSource;
+window.EventSource = class extends Counted {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("stream-error", (event) => window.liveErrors.push(event.data));
+  }
+};
+"""
+
+
+def test_a_superseded_page_waits_to_be_shown_and_a_revoked_one_is_answered_by_its_new_rights(
+    browser: Browser, site: Site, settings: Any
+) -> None:
+    settings.LIVE_REDIS_URL = redis_url()  # this process's new password reaches the site's streams
+    settings.LIVE_REDIS_CHANNEL = ""
+    site.start(GAME_POLL_SECONDS="1", LIVE_STREAMS_PER_USER="2")
+    game, players = started_game(deal=DEAL)
+    tabs = [Viewer(browser, site, players[0], game.pk) for _ in range(3)]
+    live_answers: list[list[int]] = [[] for _ in tabs]
+    for tab, answers in zip(tabs, live_answers, strict=True):
+        tab.context.add_init_script(ERRORS)
+        tab.page.on(
+            "response",
+            lambda response, answers=answers: (
+                answers.append(response.status) if "/live/" in response.url else None
+            ),
+        )
+    first, second, third = tabs
+    try:
+        for tab in tabs:
+            tab.open()
+        # The third stream went over the cap: the first tab's ended, and it does not open again
+        # (that would end another tab's), it polls.
+        wait_until(first.page, "window.liveErrors.some((e) => e.includes('superseded'))")
+        polls = first.polls
+        first.page.wait_for_timeout(4_000)
+        assert first.page.evaluate("window.liveOpened") == 1
+        assert first.polls > polls, "the superseded page does not poll"
+        for tab in (second, third):
+            assert tab.page.evaluate("window.liveErrors") == []
+        # Shown again, it streams again, and the oldest of the others is the one superseded.
+        first.page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+        wait_until(first.page, "window.liveOpened === 2")
+        wait_until(second.page, "window.liveErrors.some((e) => e.includes('superseded'))")
+        assert third.page.evaluate("window.liveErrors") == []
+
+        # A new password: the open streams end; opened again they are the old session's, which
+        # is over: refused, so the pages poll (and try again later).
+        user = players[0]
+        user.set_password("a new and long password")
+        user.save()
+        for tab, answers in ((first, live_answers[0]), (third, live_answers[2])):
+            wait_until(tab.page, "window.liveErrors.some((e) => e.includes('revoked'))")
+            deadline = time.monotonic() + DEADLINE_MS / 1000
+            while 404 not in answers:
+                assert time.monotonic() < deadline, answers
+                tab.page.wait_for_timeout(100)
+            polls = tab.polls
+            tab.page.wait_for_timeout(3_000)
+            assert tab.polls > polls, "the refused page does not poll"
+    finally:
+        for tab in tabs:
+            tab.close()
