@@ -12,8 +12,10 @@ opens ``--streams`` anonymous spectators' streams of one public game (``/live/?c
 sockets (a client of 5,000 streams on the same two CPUs must cost little). Before and while they
 are open it reads the worker's resident memory and threads (``/proc/<pid>/status``) and times
 ``/healthz`` ``--probes`` times one after the other (a new connection each, as a load balancer's
-check); then it makes one move and times its event to every stream, closes them and reads the
-worker once more.
+check); then it makes one move and times its event to every stream, opens one user's eight
+streams (the most they may hold) and ends their rights from this process (as a new password
+would: ``live.end_streams_on_commit``), timing each stream's end, closes them all and reads the
+worker 5 s and 30 s later.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.servers import HOST, gunicorn, logs_folder, prepare  # noqa: E402
+from benchmarks.servers import HOST, gunicorn, login_session, logs_folder, prepare  # noqa: E402
 from benchmarks.servers import site_env as served_env  # noqa: E402
 
 DATABASE_URL = os.environ.get("STREAMS_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/durak_streams")
@@ -44,15 +46,22 @@ def site_env(*, redis_db: int) -> dict[str, str]:
     return served_env(database_url=DATABASE_URL, redis_db=redis_db, GAME_POLL_SECONDS="60")
 
 
-def setup() -> int:
-    """One running public game of two players: its id."""
+def setup() -> tuple[int, int, str]:
+    """One running public game of two players: its id; and a third user's pk and session."""
     from accounts.models import User
     from games import services
 
-    users = [User.objects.create_user(f"streams-{n}", f"streams-{n}@example.com", None) for n in range(2)]
+    users = [User.objects.create_user(f"streams-{n}", f"streams-{n}@example.com", None) for n in range(3)]
     game = services.game_create(creator=users[0], preset="classic", num_players=2, seed=1)
     services.game_join(user=users[1], game_id=game.pk)
-    return int(game.pk)
+    return int(game.pk), int(users[2].pk), login_session(users[2])
+
+
+def revoke(user_id: int) -> None:
+    """What a new password, a suspension... of the user sends (autocommit: at once)."""
+    from durak_site import live
+
+    live.end_streams_on_commit(user_id=user_id)
 
 
 def make_a_move(game_id: int) -> int:
@@ -103,6 +112,7 @@ class Stream:
     ended: asyncio.Event = field(default_factory=asyncio.Event)
     heard: list[tuple[float, str]] = field(default_factory=list)
     status: str = ""
+    cookie: str = ""
     task: asyncio.Task[None] | None = None
 
     async def run(self, gate: asyncio.Semaphore) -> None:
@@ -110,8 +120,9 @@ class Stream:
         try:
             async with gate:
                 reader, writer = await asyncio.open_connection(HOST, self.port, local_addr=(self.local, 0))
+                cookie = f"Cookie: sessionid={self.cookie}\r\n" if self.cookie else ""
                 writer.write(
-                    f"GET {self.path} HTTP/1.1\r\nHost: {HOST}\r\nAccept: text/event-stream\r\n\r\n".encode()
+                    f"GET {self.path} HTTP/1.1\r\nHost: {HOST}\r\nAccept: text/event-stream\r\n{cookie}\r\n".encode()
                 )
                 await writer.drain()
                 self.status = (await reader.readline()).decode().strip()
@@ -148,16 +159,16 @@ async def healthz_times(port: int, probes: int) -> list[float]:
 
 def describe(times: list[float]) -> str:
     p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
-    return (
-        f"p50 {statistics.median(times) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms"
-    )
+    return f"p50 {statistics.median(times) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms"
 
 
-async def drive(port: int, args: argparse.Namespace, game_id: int) -> None:
+async def drive(port: int, args: argparse.Namespace, game_id: int, user: tuple[int, str]) -> None:
     pid = args.worker_pid
     threads, rss = worker_status(pid)
     print(f"web process {pid} before: {threads} threads, {rss / 1024:.1f} MiB resident")
-    print(f"/healthz before, {args.probes} one after the other: {describe(await healthz_times(port, args.probes))}")
+    print(
+        f"/healthz before, {args.probes} one after the other: {describe(await healthz_times(port, args.probes))}"
+    )
 
     path = f"/live/?channel=game-{game_id}&channel=game-{game_id}-chat-spectators"
     gate = asyncio.Semaphore(OPENING)
@@ -204,14 +215,36 @@ async def drive(port: int, args: argparse.Namespace, game_id: int) -> None:
             f"{statistics.median(arrivals) * 1000:.0f} ms, the last after {max(arrivals) * 1000:.0f} ms"
         )
     ended_early = sum(stream.ended.is_set() for stream in streams) - len(refused)
+    # One user's eight tabs (the most they may hold), among the thousands: their rights end.
+    user_id, session = user
+    tabs = [Stream(port, f"/live/?channel=user-{user_id}", HOST, cookie=session) for _ in range(8)]
+    for tab in tabs:
+        tab.task = asyncio.create_task(tab.run(gate))
+    await asyncio.wait_for(asyncio.gather(*(tab.opened.wait() for tab in tabs)), 60)
+    assert not any(tab.ended.is_set() for tab in tabs), [tab.status for tab in tabs]
+    sent = time.monotonic()
+    await asyncio.to_thread(revoke, user_id)
+    await asyncio.wait_for(asyncio.gather(*(tab.ended.wait() for tab in tabs)), 60)
+    revoked = [at - sent for tab in tabs for at, text in tab.heard if '"revoked"' in text]
+    print(
+        f"one user's rights ended: {len(revoked)} of their {len(tabs)} streams ended (revoked) after "
+        f"p50 {statistics.median(revoked) * 1000:.0f} ms, the last after {max(revoked) * 1000:.0f} ms"
+    )
     print(f"streams the server ended meanwhile: {ended_early}")
     for stream in streams:
         assert stream.task is not None
         stream.task.cancel()
     await asyncio.gather(*(stream.task for stream in streams if stream.task), return_exceptions=True)
-    await asyncio.sleep(5)
-    threads, rss_after = worker_status(pid)
-    print(f"web process after they closed: {threads} threads, {rss_after / 1024:.1f} MiB resident")
+    # Django ends each request in a thread (``response.close()``, ``request_finished``), so
+    # closing them all at once makes threads for a moment: read the process 5 s and 30 s on.
+    waited = 0
+    for then in (5, 30):
+        await asyncio.sleep(then - waited)
+        waited = then
+        threads, rss_after = worker_status(pid)
+        print(
+            f"web process {then} s after they closed: {threads} threads, {rss_after / 1024:.1f} MiB resident"
+        )
 
 
 def main() -> None:
@@ -232,7 +265,7 @@ def main() -> None:
 
     env = site_env(redis_db=args.redis_db)
     prepare(env)
-    game_id = setup()
+    game_id, user_id, session = setup()
     logs = logs_folder("streams")
     with gunicorn(
         application="durak_site.asgi:application", workers=1, env=env, log=logs / "gunicorn.log"
@@ -241,7 +274,7 @@ def main() -> None:
         load = os.getloadavg()
         print(f"1 uvicorn worker; load average before {load[0]:.2f} on {os.cpu_count()} CPUs")
         port = int(server.base.rsplit(":", 1)[1])
-        asyncio.run(drive(port, args, game_id))
+        asyncio.run(drive(port, args, game_id, (user_id, session)))
         load = os.getloadavg()
         print(f"load average at the end: {load[0]:.2f} (1 min)")
 
