@@ -87,6 +87,7 @@ from django_eventstream.utils import (
 )
 from django_eventstream.views import Listener, get_listener_manager
 
+from durak_site.addresses import client_address
 from durak_site.cache import redis_name
 
 logger = logging.getLogger(__name__)
@@ -494,13 +495,6 @@ _open_streams = _OpenStreams()
 # --- Caps -------------------------------------------------------------------------------------
 
 
-def client_address(request: HttpRequest) -> str:
-    """The address a stream is counted under (``LIVE_STREAMS_PER_ADDRESS``): the connection's
-    ``REMOTE_ADDR``. The one place the stream asks, to become the site's trusted-proxy-aware
-    ``durak_site.addresses.client_address`` once there is one."""
-    return str(request.META.get("REMOTE_ADDR") or "")
-
-
 def _cap(name: str) -> int | None:
     cap = int(getattr(settings, name))
     return cap if cap > 0 else None
@@ -708,7 +702,7 @@ def _prepare(request: HttpRequest) -> Opening | HttpResponse:
         channels=frozenset(channels),
         user_id=viewer.pk,
         session=session,
-        address=client_address(request),
+        address=client_address(request),  # behind a trusted proxy: the client's
         read_at=read_at,
     )
 
