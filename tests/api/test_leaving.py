@@ -43,7 +43,9 @@ def test_the_game_says_when_a_claim_is_possible_and_the_claim_ends_it() -> None:
     assert body["claim"]["possible"] is False and body["claim"]["against"] == [0]
     assert body["view"]["rules"]["claim_after_days"] == 14
     assert token_client(users[0]).get(f"/api/games/{game.pk}/").json()["claim"] is None
-    Seat.objects.filter(game=game, awaiting_move=True).update(turn_started_at=timezone.now() - timedelta(days=15))
+    Seat.objects.filter(game=game, awaiting_move=True).update(
+        turn_started_at=timezone.now() - timedelta(days=15)
+    )
     assert client.get(f"/api/games/{game.pk}/").json()["claim"]["possible"] is True
     answer = client.post(f"/api/games/{game.pk}/claim/", {}, format="json")
     assert answer.status_code == 200, answer.json()
