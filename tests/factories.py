@@ -4,6 +4,7 @@ Games are made through the services, so every game a test sees is one the
 site could have produced.
 """
 
+from datetime import timedelta
 from typing import Any
 
 import factory
@@ -44,6 +45,19 @@ class UserFactory(DjangoModelFactory):
     # Active just now, as after logging in (the log-in page records it, accounts.presence): a
     # test's first page then costs what every later one does; presence tests set it themselves.
     last_active_at = factory.LazyFunction(timezone.now)
+
+
+def backdate(game: Game, *, days: float) -> None:
+    """As if ``game`` had been dealt, moved and waited ``days`` ago: its deal, its moves and the
+    waits of the players it waits for (``Seat.turn_started_at``, what a claim's wait counts from)
+    move that far into the past. ``game`` is read again."""
+    from games.models import Move, Seat
+
+    then = timezone.now() - timedelta(days=days)
+    Move.objects.filter(game=game).update(created_at=then)
+    Game.objects.filter(pk=game.pk).update(started_at=then)
+    Seat.objects.filter(game=game, turn_started_at__isnull=False).update(turn_started_at=then)
+    game.refresh_from_db()
 
 
 def api_token(user: User, name: str = "tests") -> str:

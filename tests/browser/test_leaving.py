@@ -3,18 +3,17 @@ opponent has not moved for the rule's days (set back in the database), the other
 from when a claim is possible and claims the game. Both confirmations are ``<details>`` below the
 hand: nothing covers the cards. Screenshots: test-artifacts/browser/leave-*.png."""
 
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.utils import timezone
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from accounts.models import User
 from games import services
 from games.models import Game, Seat
 from tests.browser.test_history import DEAL, DESKTOP, PHONE, logged_in
+from tests.factories import backdate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -89,7 +88,7 @@ def test_a_player_claims_a_stalled_game_by_clicks(
     bob.time_zone = "Europe/Moscow"
     bob.save()
     game = two_player_game(alice, bob, overrides={"claim_after_days": 10})  # the game waits for alice
-    Game.objects.filter(pk=game.pk).update(started_at=timezone.now() - timedelta(days=4, hours=1))
+    backdate(game, days=4 + 1 / 24)
     _context, page = logged_in(browser, bob, live_server.url, **DESKTOP)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     line = page.locator(".claim-line")
@@ -97,7 +96,7 @@ def test_a_player_claims_a_stalled_game_by_clicks(
     expect(line).to_contain_text("You may claim the game from")
     expect(page.locator("details.leave-confirm.claim")).to_have_count(0)
 
-    Game.objects.filter(pk=game.pk).update(started_at=timezone.now() - timedelta(days=10, hours=1))
+    backdate(game, days=10 + 1 / 24)
     page.reload()
     expect(line).to_contain_text("You may claim the game: alice will be the fool")
     claim = page.locator("details.leave-confirm.claim")

@@ -17,21 +17,19 @@ is another limit).
 import re
 import threading
 from collections.abc import Callable, Iterator
-from datetime import timedelta
 from functools import partial
 from typing import Any
 
 import httpx
 import pytest
-from django.utils import timezone
 
 from accounts.models import User
 from games import services as games
-from games.models import Game, Invitation, Move, Seat
+from games.models import Game, Invitation, Seat
 from matchmaking.models import QueueEntry
 from notifications.models import Kind, Notification
 from series.models import RematchOffer, SeriesGame
-from tests.factories import LONGER_DEAL, GameFactory, UserFactory
+from tests.factories import LONGER_DEAL, GameFactory, UserFactory, backdate
 from tests.stats.helpers import DRAW_DEAL, DRAW_MOVES, play_script
 
 from .conftest import Site, database_url_of_tests, login_session, site_env
@@ -297,9 +295,7 @@ def two_player_game(first: User, second: User, **options: Any) -> Game:
 
 
 def waited_days(game: Game, days: float) -> None:
-    then = timezone.now() - timedelta(days=days)
-    Move.objects.filter(game=game).update(created_at=then)
-    Game.objects.filter(pk=game.pk).update(started_at=then)
+    backdate(game, days=days)
 
 
 def leave_write(kind: str, what: str, game_id: int, version: int, client: httpx.Client) -> Answer:

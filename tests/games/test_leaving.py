@@ -10,13 +10,13 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
 from django.urls import reverse
-from django.utils import formats, timezone, translation
+from django.utils import formats, translation
 
 import durak
 from games import services
 from games.exceptions import IllegalMove, NotAllowed, StaleVersion, WrongStatus
-from games.models import Game, Move, Seat
-from tests.factories import LONGER_DEAL, started_game
+from games.models import Game, Seat
+from tests.factories import LONGER_DEAL, backdate, started_game
 from tests.games.test_services import snapshot
 
 pytestmark = pytest.mark.django_db
@@ -25,14 +25,8 @@ DAYS = timedelta(days=1)
 
 
 def waited(game: Game, days: float) -> None:
-    """Move the game's last move (or its deal), and so the waits of the players it waits for,
-    ``days`` into the past."""
-    then = timezone.now() - days * DAYS
-    if game.moves.exists():
-        Move.objects.filter(game=game).update(created_at=then)
-    Game.objects.filter(pk=game.pk).update(started_at=then)
-    Seat.objects.filter(game=game, turn_started_at__isnull=False).update(turn_started_at=then)
-    game.refresh_from_db()
+    """The game has waited ``days`` on the players it waits for (``backdate``)."""
+    backdate(game, days=days)
 
 
 def attack_once(game: Game, users: list[Any]) -> Game:
