@@ -43,6 +43,13 @@ GUNICORN = [
 ]
 
 
+#: The drills' clients open a connection per request. The server closes a connection that sat
+#: idle for gunicorn's ``keepalive`` (2 s); a client that sends on one at that instant gets "Server
+#: disconnected" or "Connection reset", which a browser silently retries and a drill would count
+#: as the server's failure.
+NO_KEEPALIVE = httpx.Limits(max_keepalive_connections=0)
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -122,7 +129,7 @@ class Site:
     def page_client(self, user: User, game_id: int, session: str | None = None) -> httpx.Client:
         """A browser-like client of ``user``: logged in (with ``session`` if given, made by
         ``login_session``), with the CSRF token the game page set."""
-        client = httpx.Client(base_url=self.url, timeout=30, follow_redirects=False)
+        client = httpx.Client(base_url=self.url, timeout=30, follow_redirects=False, limits=NO_KEEPALIVE)
         client.cookies.set("sessionid", session or login_session(user))
         response = client.get(f"/games/{game_id}/")
         assert response.status_code == 200, response.text[:500]
@@ -131,7 +138,10 @@ class Site:
 
     def api_client(self, user: User) -> httpx.Client:
         return httpx.Client(
-            base_url=self.url, timeout=30, headers={"Authorization": f"Token {api_token(user)}"}
+            base_url=self.url,
+            timeout=30,
+            headers={"Authorization": f"Token {api_token(user)}"},
+            limits=NO_KEEPALIVE,
         )
 
 

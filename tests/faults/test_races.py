@@ -32,7 +32,7 @@ from series.models import RematchOffer, SeriesGame
 from tests.factories import LONGER_DEAL, GameFactory, UserFactory, backdate
 from tests.stats.helpers import DRAW_DEAL, DRAW_MOVES, play_script
 
-from .conftest import Site, database_url_of_tests, login_session, site_env
+from .conftest import NO_KEEPALIVE, Site, database_url_of_tests, login_session, site_env
 from .snapshots import assert_consistent
 
 AT_ONCE = 20
@@ -75,7 +75,7 @@ def page_clients(site: Site, user: User, path: str, count: int = AT_ONCE) -> lis
     session = login_session(user)
     clients = []
     for _ in range(count):
-        client = httpx.Client(base_url=site.url, timeout=60, follow_redirects=False)
+        client = httpx.Client(base_url=site.url, timeout=60, follow_redirects=False, limits=NO_KEEPALIVE)
         client.cookies.set("sessionid", session)
         response = client.get(path)
         assert response.status_code == 200, response.text[:500]
