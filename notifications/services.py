@@ -632,12 +632,18 @@ def email_notification(*, notification_id: int) -> bool:
         _deliver(message)
     except Exception:
         # Not taken by the mail server (or not even rendered): give the claim back.
-        Notification.objects.filter(
-            pk__in=claimed, email_claimed_at=claim.claimed_at, emailed_at=None
-        ).update(email_claimed_at=None)
+        with transaction.atomic():
+            policy.your_move_claims_take_turns(user_id=claim.user.pk)
+            Notification.objects.filter(
+                pk__in=claimed, email_claimed_at=claim.claimed_at, emailed_at=None
+            ).update(email_claimed_at=None)
         raise
     try:
-        Notification.objects.filter(pk__in=claimed).update(emailed_at=timezone.now(), email_pending=False)
+        with transaction.atomic():
+            # Under the player's claims lock: a push claim reading these rows meanwhile must wait
+            # for this short UPDATE, not skip them as held (and push them again on their own).
+            policy.your_move_claims_take_turns(user_id=claim.user.pk)
+            Notification.objects.filter(pk__in=claimed).update(emailed_at=timezone.now(), email_pending=False)
     except DatabaseError:
         logger.error(
             "notification(s) %s: the email went, recording that failed: they stay claimed, never resent",
