@@ -238,6 +238,15 @@ class Rules:
         return self.hand_size if self.max_attack is None else self.max_attack
 
     @property
+    def has_teams(self) -> bool:
+        """Whether the players play in two teams (a team loses together).
+
+        >>> Rules.preset("classic").has_teams, Rules.preset("classic", teams="partners").has_teams
+        (False, True)
+        """
+        return self.teams != "none"
+
+    @property
     def min_players(self) -> int:
         return 2 if self.teams == "none" else 4
 

@@ -24,10 +24,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 import durak
+from accounts.computers import bot_number, computer_name
 from durak.cards import SUIT_SYMBOLS
 from durak_site import dates
 
@@ -46,21 +48,13 @@ def capfirst(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-#: How sentences name a computer player: by its level (``accounts.models.BOT_LEVELS``), never by
-#: its account's user name.
-BOT_NAMES: dict[str, Callable[[], str]] = {
-    "random": lambda: _("Computer (beginner)"),
-    "rules": lambda: _("Computer (rule of thumb)"),
-    "search": lambda: _("Computer (strongest)"),
-}
-
-
 def seat_name(user: Any) -> str:
     """A seated user as the sentences name them: a person by their name, a computer player by
-    its level ("Computer (beginner)")."""
+    its own name and level ("Masha (rule of thumb)": ``accounts.computers``), never by its
+    account's user name. ``user``: a ``User``, or anything with ``is_bot``, ``bot_level`` and
+    ``username`` (a computer) or ``name`` (a person)."""
     if getattr(user, "is_bot", False):
-        level = BOT_NAMES.get(getattr(user, "bot_level", ""))
-        return level() if level else _("Computer")
+        return computer_name(getattr(user, "bot_level", ""), bot_number(getattr(user, "username", "")))
     return str(user.name)
 
 
@@ -244,67 +238,190 @@ def move_sentence(
     return sentence
 
 
-# --- events ---------------------------------------------------------------------------------------
+# --- results --------------------------------------------------------------------------------------
 
 
-def _fool_sentence(fool: int | None, me: int | None, names: Mapping[int, str]) -> str:
-    if fool is None:
-        return _("The game is over: a draw, nobody is the fool.")
-    if fool == me:
-        return _("The game is over: you are the fool.")
-    return _("The game is over: %(name)s is the fool.") % {"name": player_name(fool, names)}
+@dataclass(frozen=True)
+class Result:
+    """How a finished game came out for one reader, in the facts its words need: made from the
+    engine's :class:`durak.Outcome` and team facts (:meth:`of`), never worked out again, or from
+    a notification's stored facts. ``lost``: the reader lost (None: a spectator or a replay);
+    ``fool``: the fool's name in a game without teams; ``losing_team``: the team that lost;
+    ``reason`` and ``about``: why it ended and whom that was about ("" for the reader, None for
+    nobody)."""
+
+    draw: bool
+    teams: bool
+    lost: bool | None = None
+    fool: str = ""
+    losing_team: int | None = None
+    reason: str = "cards"
+    about: str | None = None
+
+    @classmethod
+    def of(cls, outcome: durak.Outcome, *, me: int | None, names: Mapping[int, str], teams: bool) -> Result:
+        about = None
+        if outcome.reason in ENDINGS and outcome.player is not None:
+            about = "" if outcome.player == me else player_name(outcome.player, names)
+        return cls(
+            draw=outcome.draw,
+            teams=teams,
+            lost=None if me is None else outcome.lost(me),
+            fool=player_name(outcome.loser, names) if outcome.loser is not None else "",
+            losing_team=outcome.losing_team,
+            reason=outcome.reason,
+            about=about,
+        )
 
 
-def _team_draw_sentence() -> str:
-    return _("The game is over: a draw, no team lost.")
+#: The ends of a game that one player brought about, and say so beside the result.
+ENDINGS = ("timeout", "resign", "claim")
+
+
+def _why(result: Result) -> str:
+    """Why the game ended, when one player's timeout, resignation or claim ended it."""
+    if result.about is None or result.reason not in ENDINGS:
+        return ""
+    if result.about == "":
+        return {
+            "timeout": lambda: _("you ran out of time"),
+            "resign": lambda: _("you resigned"),
+            "claim": lambda: _("the game waited too long for your move and was claimed"),
+        }[result.reason]()
+    sentences = {
+        "timeout": lambda: _("%(name)s ran out of time"),
+        "resign": lambda: _("%(name)s resigned"),
+        "claim": lambda: _("the game waited too long for %(name)s and was claimed"),
+    }
+    return sentences[result.reason]() % {"name": result.about}
+
+
+def result_clause(result: Result) -> str:
+    """The result in a few words, for the reader: "you are the fool", "your team lost", "you won,
+    anna is the fool", "a draw, nobody is the fool" (with why, when one player ended it). The
+    same words on the table, in the history, the replays, the bell and e-mail."""
+    if result.draw:
+        clause = _("a draw, no team lost") if result.teams else _("a draw, nobody is the fool")
+    elif result.teams and result.lost is not None:
+        clause = _("your team lost") if result.lost else _("your team won")
+    elif result.teams:
+        team = TEAM_WORDS[result.losing_team]() if result.losing_team is not None else _("a team")
+        clause = _("%(team)s lost") % {"team": team}
+    elif result.lost:
+        clause = _("you are the fool")
+    elif result.lost is not None and result.fool:
+        clause = _("you won, %(fool)s is the fool") % {"fool": result.fool}
+    elif result.lost is not None:
+        clause = _("you won")
+    else:
+        clause = _("%(fool)s is the fool") % {"fool": result.fool or _("nobody")}
+    why = _why(result)
+    return _("%(result)s (%(why)s)") % {"result": clause, "why": why} if why else clause
 
 
 def outcome_sentence(
     outcome: durak.Outcome, *, me: int | None, names: Mapping[int, str], teams: bool = False
 ) -> str:
     """How a finished game came out (the engine's :class:`durak.Outcome`), for ``me``: "The game
-    is over: anna is the fool.", "The game is over: your team lost (you and clara)."; ``teams``:
-    a team game."""
-    if not teams:
-        return _fool_sentence(outcome.loser, me, names)
-    if outcome.losing_team is None:
-        return _team_draw_sentence()
-    losers = join_names([seat_word(p, me=me, names=names) for p in outcome.losers])
-    if me is not None and outcome.lost(me):
-        return _("The game is over: your team lost (%(names)s).") % {"names": losers}
-    return _("The game is over: %(team)s (%(names)s) lost.") % {
-        "team": TEAM_WORDS[outcome.losing_team](),
-        "names": losers,
-    }
+    is over: anna is the fool.", "The game is over: your team lost."; ``teams``: a team game
+    (``durak.Rules.has_teams``)."""
+    return over_sentence(Result.of(outcome, me=me, names=names, teams=teams))
 
 
-def _game_over(event: Mapping[str, Any], me: int | None, names: Mapping[int, str]) -> str:
-    reason, player = event.get("reason"), event.get("player")
-    name = {"name": player_name(player, names)}
-    if reason == "timeout":
-        return (
-            _("Your time ran out: the game is over.")
-            if player == me
-            else (_("%(name)s ran out of time: the game is over.") % name)
+def over_sentence(result: Result) -> str:
+    """ "The game is over: you won, anna is the fool."."""
+    return _("The game is over: %(result)s.") % {"result": result_clause(result)}
+
+
+def ordinal(place: int) -> str:
+    """A place in the reader's language: "1st", "2nd", "11th"; in Russian the number and its ending."""
+    if (translation.get_language() or "en").startswith("en"):
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(place % 10 if place % 100 not in (11, 12, 13) else 0, "th")
+        return f"{place}{suffix}"
+    return pgettext("an ordinal place (not used in English)", "%(place)s.") % {"place": place}
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """How a finished game came out for one seat, for a list of seats (the table's results, the
+    profile, My games, the replay): from the engine's :class:`durak.Outcome` (:meth:`of`) or
+    from the seat's copy of it (``Seat.result`` and ``Seat.place``, written from
+    ``Game.outcome()`` by ``games.write.sync``: :meth:`stored`)."""
+
+    lost: bool
+    draw: bool
+    teams: bool
+    place: int | None = None
+    players: int = 2
+
+    @classmethod
+    def of(cls, outcome: durak.Outcome, position: int, *, teams: bool, players: int) -> SeatResult:
+        return cls(
+            lost=outcome.lost(position),
+            draw=outcome.draw,
+            teams=teams,
+            place=outcome.place(position),
+            players=players,
         )
-    if reason == "resign":
-        return (
-            _("You resigned: the game is over.")
-            if player == me
-            else (_("%(name)s resigns: the game is over.") % name)
-        )
-    if reason == "claim":
-        return (
-            _("You stopped playing: the game is claimed.")
-            if player == me
-            else (_("%(name)s stopped playing: the game is claimed.") % name)
-        )
-    if "team" in event:
+
+    @classmethod
+    def stored(cls, *, result: str, place: int | None, teams: bool, players: int) -> SeatResult:
+        return cls(lost=result == "fool", draw=result == "draw", teams=teams, place=place, players=players)
+
+    @property
+    def word(self) -> str:
+        """ "the fool", "won", "team lost", "team won", "draw"."""
+        if self.draw:
+            return pgettext("a seat's result", "draw")
+        if self.teams:
+            return _("team lost") if self.lost else _("team won")
+        return pgettext("a seat's result", "the fool") if self.lost else pgettext("a seat's result", "won")
+
+    @property
+    def label(self) -> str:
+        """The word, with the place of a player who went out in a game of three or more: "won
+        (2nd place)"."""
+        if self.place is None or self.lost or self.draw or self.teams or self.players < 3:
+            return self.word
+        return _("%(result)s (%(place)s place)") % {"result": self.word, "place": ordinal(self.place)}
+
+
+# --- events ---------------------------------------------------------------------------------------
+
+
+def _game_over(
+    event: Mapping[str, Any], me: int | None, names: Mapping[int, str], outcome: durak.Outcome | None
+) -> str:
+    """The end of the game, as the table tells it (``outcome``: the game's, if known)."""
+    teams = "team" in event  # the engine names the losing team of a team game's end
+    if outcome is not None:
+        return outcome_sentence(outcome, me=me, names=names, teams=teams)
+    reason, player = str(event.get("reason") or "cards"), event.get("player")
+    if teams:  # whose team each seat is in is the outcome's to say: told as to a spectator
         team = event.get("team")
-        if team is None:
-            return _team_draw_sentence()
-        return _("The game is over: %(team)s lost.") % {"team": TEAM_WORDS[int(team)]()}
-    return _fool_sentence(player, me, names)
+        about = None if player is None or reason not in ENDINGS else player_name(player, names)
+        return over_sentence(
+            Result(
+                draw=team is None,
+                teams=True,
+                losing_team=None if team is None else int(team),
+                reason=reason,
+                about="" if player is not None and player == me else about,
+            )
+        )
+    about = None
+    if reason in ENDINGS and player is not None:
+        about = "" if player == me else player_name(player, names)
+    return over_sentence(
+        Result(
+            draw=player is None,
+            teams=False,
+            lost=None if me is None else player == me,
+            fool=player_name(player, names) if player is not None else "",
+            reason=reason,
+            about=about,
+        )
+    )
 
 
 def _bout_end(event: Mapping[str, Any], me: int | None, names: Mapping[int, str]) -> str:
@@ -368,22 +485,34 @@ _EVENT_SENTENCES: dict[str, Callable[[Mapping[str, Any], int | None, Mapping[int
     "swap": _swap,
     "out": _out,
     "automatic": _automatic,
-    "game_over": _game_over,
 }
 
 
-def event_sentence(event: Mapping[str, Any], *, me: int | None, names: Mapping[int, str]) -> str:
+def event_sentence(
+    event: Mapping[str, Any],
+    *,
+    me: int | None,
+    names: Mapping[int, str],
+    outcome: durak.Outcome | None = None,
+) -> str:
     """What an engine event means, in words ("" for one that says nothing to people). Only public
     facts: a draw is a count (and the face-up trump, which everybody saw), a bout's cards lay on
-    the table."""
+    the table. ``outcome``: the finished game's (``durak.Game.outcome``), so that its end reads
+    as the table's result line does."""
+    if event.get("type") == "game_over":
+        return _game_over(event, me, names, outcome)
     sentence = _EVENT_SENTENCES.get(str(event.get("type")))
     return sentence(event, me, names) if sentence else ""
 
 
 def event_sentences(
-    events: Iterable[Mapping[str, Any]], *, me: int | None, names: Mapping[int, str]
+    events: Iterable[Mapping[str, Any]],
+    *,
+    me: int | None,
+    names: Mapping[int, str],
+    outcome: durak.Outcome | None = None,
 ) -> list[str]:
-    return [line for event in events if (line := event_sentence(event, me=me, names=names))]
+    return [line for event in events if (line := event_sentence(event, me=me, names=names, outcome=outcome))]
 
 
 # --- the history ----------------------------------------------------------------------------------
@@ -430,10 +559,12 @@ def history(
     me: int | None,
     names: Mapping[int, str],
     since: datetime | None = None,
+    outcome: durak.Outcome | None = None,
 ) -> History:
     """The public move log in words, newest first. ``moves``: ``Move`` rows (or anything with
     ``seq``, ``position``, ``action``, ``events``, ``created_at``), oldest first, as read at once.
-    ``since``: when the reader last looked; the others' moves after it are ``new``."""
+    ``since``: when the reader last looked; the others' moves after it are ``new``. ``outcome``:
+    the finished game's, told at its end as on the table."""
     entries = []
     for move in moves:
         player = move.position if move.position is not None else move.action.get("player")
@@ -443,7 +574,7 @@ def history(
             HistoryEntry(
                 seq=move.seq,
                 move=move_sentence(move.action, me=me, names=names, position=move.position),
-                events=event_sentences(move.events or [], me=me, names=names),
+                events=event_sentences(move.events or [], me=me, names=names, outcome=outcome),
                 at=at,
                 mine=mine,
                 new=bool(

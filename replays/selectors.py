@@ -134,7 +134,10 @@ def replay_frame(*, game: Game, moves: list[Move], step: int) -> Frame:
 
     def role(player: int) -> str:
         if outcome is not None:
-            return _("the fool") if outcome.lost(player) else ""  # every player of a losing team
+            result = words.SeatResult.of(
+                outcome, player, teams=engine.teams is not None, players=engine.players
+            )
+            return result.word if result.lost else ""  # every player of a losing team
         if player == engine.attacker:
             return _("attacks")
         return _("defends") if player == engine.defender else ""
@@ -164,7 +167,7 @@ def replay_frame(*, game: Game, moves: list[Move], step: int) -> Frame:
 
 def seat_names(game: Game) -> dict[int, str]:
     """Each seat's name as the sentences give it (``games.words.seat_name``: a computer player
-    by its level)."""
+    by its own name and level)."""
     return {seat.position: words.seat_name(seat.user) for seat in game.seats.all()}
 
 
