@@ -242,6 +242,7 @@ def _render_game(
             seen.position,
             last_action=last.action if last is not None else None,
             last_position=last.position if last is not None else None,
+            last_all_beaten=last is not None and last.seq in words.passes_on_beaten(moves),
         )
     context: dict[str, Any] = {
         "game": game,

@@ -48,6 +48,13 @@ def capfirst(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def mid_sentence(sentence: str, *, mine: bool) -> str:
+    """A sentence as it reads after a colon: one about the reader ("You take the cards.",
+    «Вы берёте карты.») starts with its pronoun, which goes to lower case there; one that starts
+    with a name keeps it as written."""
+    return sentence[:1].lower() + sentence[1:] if mine else sentence
+
+
 def seat_name(user: Any) -> str:
     """A seated user as the sentences name them: a person by their name, a computer player by
     its own name and level ("Masha (rule of thumb)": ``accounts.computers``), never by its
@@ -146,8 +153,10 @@ def confirm_question(label: str) -> str:
 # --- moves ----------------------------------------------------------------------------------------
 
 
-def _mine(action: Mapping[str, Any], kind: str) -> str:
+def _mine(action: Mapping[str, Any], kind: str, all_beaten: bool = False) -> str:
     card = durak.pretty(action["card"]) if action.get("card") else ""
+    if kind == "pass" and all_beaten:
+        return pgettext("pass when every card is beaten", "You: done.")  # «Бито», as the button said
     if kind == "attack":
         return _("You attack with %(cards)s.") % {"cards": cards_text(action.get("cards") or [])}
     if kind == "throw":
@@ -176,9 +185,11 @@ def _mine(action: Mapping[str, Any], kind: str) -> str:
     return sentences[kind]() if kind in sentences else ""
 
 
-def _theirs(action: Mapping[str, Any], kind: str, name: str) -> str:
+def _theirs(action: Mapping[str, Any], kind: str, name: str, all_beaten: bool = False) -> str:
     who = {"name": name}
     card = durak.pretty(action["card"]) if action.get("card") else ""
+    if kind == "pass" and all_beaten:
+        return pgettext("pass when every card is beaten", "%(name)s: done.") % who
     if kind == "attack":
         return _("%(name)s attacks with %(cards)s.") % {**who, "cards": cards_text(action.get("cards") or [])}
     if kind == "throw":
@@ -215,12 +226,14 @@ def move_sentence(
     names: Mapping[int, str],
     position: int | None = None,
     show_cards: bool = True,
+    all_beaten: bool = False,
 ) -> str:
     """A move in words, for ``me`` (``None``: a spectator or a replay): "anna attacks with 6♠.",
     "You take the cards.". ``position``: the seat that chose it (``Move.position``; a server
     action such as a timeout has none and names its player in the action). Without
     ``show_cards`` a card play reads "anna played a card." (the last-move line, once the card
-    went on into a hand)."""
+    went on into a hand). ``all_beaten``: a pass made when every card on the table was beaten,
+    which the button called «Бито» (:func:`passes_on_beaten`)."""
     if not action:
         return ""
     kind = str(action.get("type"))
@@ -229,7 +242,10 @@ def move_sentence(
         if player == me:
             return _("You played a card.")
         return _("%(name)s played a card.") % {"name": player_name(player, names)}
-    sentence = _mine(action, kind) if player == me else _theirs(action, kind, player_name(player, names))
+    if player == me:
+        sentence = _mine(action, kind, all_beaten)
+    else:
+        sentence = _theirs(action, kind, player_name(player, names), all_beaten)
     if sentence and action.get("as_suit") and kind in CARD_PLAYS:
         sentence = _("%(move)s Named as %(suit)s.") % {
             "move": sentence,
@@ -296,25 +312,40 @@ def _why(result: Result) -> str:
     return sentences[result.reason]() % {"name": result.about}
 
 
+def _fool_clause(result: Result) -> str:
+    """Who is the fool, and why when it was their timeout, resignation or claim: "anna is the
+    fool", "anna ran out of time and is the fool"."""
+    fool = {"fool": result.fool or _("nobody")}
+    if result.about and result.about == result.fool:
+        ended = {
+            "timeout": lambda: _("%(fool)s ran out of time and is the fool"),
+            "resign": lambda: _("%(fool)s resigned and is the fool"),
+            "claim": lambda: _("%(fool)s let the game wait too long and is the fool"),
+        }
+        if result.reason in ended:
+            return ended[result.reason]() % fool
+    return _("%(fool)s is the fool") % fool
+
+
 def result_clause(result: Result) -> str:
     """The result in a few words, for the reader: "you are the fool", "your team lost", "you won,
-    anna is the fool", "a draw, nobody is the fool" (with why, when one player ended it). The
-    same words on the table, in the history, the replays, the bell and e-mail."""
+    anna is the fool", "a draw, nobody is the fool" (with why, when one player's timeout,
+    resignation or claim ended it). The same words on the table, in the history, the replays,
+    the bell and e-mail."""
     if result.draw:
-        clause = _("a draw, no team lost") if result.teams else _("a draw, nobody is the fool")
-    elif result.teams and result.lost is not None:
-        clause = _("your team lost") if result.lost else _("your team won")
-    elif result.teams:
-        team = TEAM_WORDS[result.losing_team]() if result.losing_team is not None else _("a team")
-        clause = _("%(team)s lost") % {"team": team}
+        return _("a draw, no team lost") if result.teams else _("a draw, nobody is the fool")
+    if result.teams:
+        if result.lost is None:
+            team = TEAM_WORDS[result.losing_team]() if result.losing_team is not None else _("a team")
+            clause = _("%(team)s lost") % {"team": team}
+        else:
+            clause = _("your team lost") if result.lost else _("your team won")
     elif result.lost:
         clause = _("you are the fool")
-    elif result.lost is not None and result.fool:
-        clause = _("you won, %(fool)s is the fool") % {"fool": result.fool}
-    elif result.lost is not None:
-        clause = _("you won")
+    elif result.lost is None:
+        return _fool_clause(result)
     else:
-        clause = _("%(fool)s is the fool") % {"fool": result.fool or _("nobody")}
+        return _("you won, %(fool)s") % {"fool": _fool_clause(result)} if result.fool else _("you won")
     why = _why(result)
     return _("%(result)s (%(why)s)") % {"result": clause, "why": why} if why else clause
 
@@ -518,6 +549,41 @@ def event_sentences(
 # --- the history ----------------------------------------------------------------------------------
 
 
+def passes_on_beaten(moves: Iterable[Any]) -> set[int]:
+    """The ``seq`` of each pass made while every card on the table was beaten and nobody was
+    taking: the moment the "done" button reads «Бито» (:func:`pass_label`), so that the history
+    says what the button said. Read from the public log alone (``Move`` rows, oldest first):
+    the cards laid, the cards beaten, a "take", and the end of each bout."""
+    beaten: dict[str, bool] = {}  # each attack card on the table: beaten yet?
+    taking = False
+    found = set()
+
+    def lay(action: Mapping[str, Any]) -> None:
+        nonlocal taking
+        kind = action.get("type")
+        if kind == "attack":
+            beaten.update(dict.fromkeys(action.get("cards") or [], False))
+        elif kind in ("throw", "transfer"):
+            beaten[action["card"]] = False
+        elif kind == "defend":
+            beaten[action["target"]] = True
+        elif kind == "take":
+            taking = True
+
+    for move in moves:
+        action = move.action
+        if action.get("type") == "pass" and beaten and all(beaten.values()) and not taking:
+            found.add(move.seq)
+        lay(action)
+        for event in move.events or []:
+            if event.get("type") == "automatic":
+                lay(event.get("action") or {})
+            elif event.get("type") == "bout_end":
+                beaten.clear()
+                taking = False
+    return found
+
+
 @dataclass(frozen=True)
 class HistoryEntry:
     """One move of the log in words, with what it led to."""
@@ -565,6 +631,8 @@ def history(
     ``seq``, ``position``, ``action``, ``events``, ``created_at``), oldest first, as read at once.
     ``since``: when the reader last looked; the others' moves after it are ``new``. ``outcome``:
     the finished game's, told at its end as on the table."""
+    moves = list(moves)
+    on_beaten = passes_on_beaten(moves)
     entries = []
     for move in moves:
         player = move.position if move.position is not None else move.action.get("player")
@@ -573,7 +641,9 @@ def history(
         entries.append(
             HistoryEntry(
                 seq=move.seq,
-                move=move_sentence(move.action, me=me, names=names, position=move.position),
+                move=move_sentence(
+                    move.action, me=me, names=names, position=move.position, all_beaten=move.seq in on_beaten
+                ),
                 events=event_sentences(move.events or [], me=me, names=names, outcome=outcome),
                 at=at,
                 mine=mine,

@@ -171,11 +171,12 @@ def seat_names(game: Game) -> dict[int, str]:
     return {seat.position: words.seat_name(seat.user) for seat in game.seats.all()}
 
 
-def describe(move: Move, names: dict[int, str]) -> str:
+def describe(move: Move, names: dict[int, str], *, all_beaten: bool = False) -> str:
     """One line for the move list: the move and what it led to, in the words of the table
-    (``games.words``); a finished game hides nothing, but the words are the public ones."""
+    (``games.words``); a finished game hides nothing, but the words are the public ones.
+    ``all_beaten``: a pass made when every card was beaten (``words.passes_on_beaten``)."""
     lines = [
-        words.move_sentence(move.action, me=None, names=names, position=move.position),
+        words.move_sentence(move.action, me=None, names=names, position=move.position, all_beaten=all_beaten),
         *words.event_sentences(move.events or [], me=None, names=names),
     ]
     return " ".join(line for line in lines if line)

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001, RUF003  (Russian text)
 """Russian numbers agree with their nouns («1 карта», «2 карты», «5 карт», «21 карта»).
 
 Every Russian message in which a number may meet a noun (a plural entry, or any entry with a
@@ -87,7 +88,9 @@ def agrees(words_by_number: dict[int, str]) -> bool:
     """Whether some reading of the word for 1 inflects into the word given for each number."""
     first = words_by_number[1].lower()
     for reading in morph().parse(first):
-        if not ({"NOUN", "ADJF"} & set(reading.tag.grammemes)) or "sing" not in reading.tag:  # «ничья» is both
+        if (
+            not ({"NOUN", "ADJF"} & set(reading.tag.grammemes)) or "sing" not in reading.tag
+        ):  # «ничья» is both
             continue
         if all(
             (agreed := reading.make_agree_with_number(number)) is not None and agreed.word == word.lower()
