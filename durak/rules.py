@@ -23,7 +23,7 @@ from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
 
 from durak.cards import LOWEST_RANK
 from durak.enchanted import ENCHANTABLE_RANKS
-from durak.messages import DurakError, gettext_noop
+from durak.messages import DurakError, gettext_noop, ngettext_noop
 
 
 class RulesError(DurakError):
@@ -269,7 +269,7 @@ class Rules:
     def validate_players(self, players: int) -> None:
         """Raise :class:`RulesError` unless ``players`` can play with these rules."""
         if self.teams != "none" and players not in self.player_counts():
-            counts = " or ".join(map(str, self.player_counts())) or "no number of"
+            counts = "/".join(map(str, self.player_counts())) or "0"
             raise RulesError(
                 gettext_noop("team play with these rules is for {counts} players, not {players}"),
                 counts=counts,
@@ -277,8 +277,10 @@ class Rules:
             )
         if not self.min_players <= players <= self.max_players:
             raise RulesError(
-                gettext_noop(
-                    "{deck} cards with {hand} each are for {least} to {most} players, not {players}"
+                ngettext_noop(
+                    "{deck} cards with {hand} each are for {least} to {most} player, not {players}",
+                    "{deck} cards with {hand} each are for {least} to {most} players, not {players}",
+                    count="most",
                 ),
                 deck=self.deck_size,
                 hand=self.hand_size,

@@ -13,7 +13,7 @@ from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils.functional import lazy
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 import durak
 from accounts.models import BOT_LEVELS
@@ -367,7 +367,11 @@ class VacationForm(forms.Form):
         starts_on: date = self.cleaned_data["starts_on"]
         if starts_on > self.today + timedelta(days=365 * VACATION_BOOKING_YEARS):
             raise forms.ValidationError(
-                _("A vacation can be booked at most %(years)s years ahead.")
+                ngettext(
+                    "A vacation can be booked at most %(years)s year ahead.",
+                    "A vacation can be booked at most %(years)s years ahead.",
+                    VACATION_BOOKING_YEARS,
+                )
                 % {"years": VACATION_BOOKING_YEARS}
             )
         return starts_on

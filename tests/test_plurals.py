@@ -40,6 +40,8 @@ NOT_COUNTS = frozenset(
 MARK = "\x00"
 #: A count's place, then the word that follows it.
 MARK_WORD = re.compile(MARK + r" ([а-яё]+)(?![\w-])", re.IGNORECASE)
+#: Counting forms the morphology spells otherwise («5 лет», where it gives «годов»).
+COUNTING_FORMS = {"годов": "лет"}
 #: Units written short, which do not inflect: «30 с на ход», «5 мин».
 ABBREVIATIONS = frozenset({"с", "мин", "ч", "сек", "дн"})
 
@@ -93,7 +95,8 @@ def agrees(words_by_number: dict[int, str]) -> bool:
         ):  # «ничья» is both
             continue
         if all(
-            (agreed := reading.make_agree_with_number(number)) is not None and agreed.word == word.lower()
+            (agreed := reading.make_agree_with_number(number)) is not None
+            and COUNTING_FORMS.get(agreed.word, agreed.word) == word.lower()
             for number, word in words_by_number.items()
         ):
             return True
@@ -145,3 +148,32 @@ def test_the_check_finds_a_noun_that_does_not_agree() -> None:
     assert disagreements(right, expression) == []
     colon = polib.POEntry(msgid="{deck} cards", msgstr="карт в колоде: {deck}")
     assert disagreements(colon, expression) == []
+
+
+def test_the_engines_messages_with_a_count_take_the_form_of_their_number() -> None:
+    """«24 карт по 6» was one sentence for every count: the engine's message now carries both
+    English forms (``durak.messages.ngettext_noop``) and the site picks its language's."""
+    from django.utils import translation
+
+    import durak
+    from durak_site.engine_text import engine_message
+
+    with pytest.raises(durak.RulesError) as too_many:
+        durak.Rules(deck_size=24, hand_size=6).validate_players(5)
+    with pytest.raises(durak.RulesError) as few_cards:
+        durak.Rules(deck_size=24, hand_size=12).validate_players(3)
+    with translation.override("ru"):
+        assert (
+            engine_message(too_many.value)
+            == "карт в колоде — 24, на руки по 6: так играют от 2 до 4 игроков, а не 5"
+        )
+        assert "от 2 до 2 игроков" in engine_message(few_cards.value)
+    with translation.override("en"):
+        assert engine_message(too_many.value) == "24 cards with 6 each are for 2 to 4 players, not 5"
+    one = durak.IllegalAction(
+        durak.messages.ngettext_noop(
+            "at most {limit} card may attack", "at most {limit} cards may attack", count="limit"
+        ),
+        limit=1,
+    )
+    assert str(one) == "at most 1 card may attack"
