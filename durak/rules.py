@@ -52,11 +52,16 @@ class Rules:
 
     deck_size: DeckSize = field(default=36, metadata={"help": gettext_noop("Cards in the deck")})
     hand_size: int = field(
-        default=6, metadata={"help": gettext_noop("Cards dealt to each player, and drawn back up to")}
+        default=6,
+        metadata={"help": gettext_noop("Cards dealt to each player, and drawn back up to"), "min": 1, "max": 26},
     )
     max_attack: int | None = field(
         default=6,
-        metadata={"help": gettext_noop("Most attack cards in one bout (empty: as many as the hand size)")},
+        metadata={
+            "help": gettext_noop("Most attack cards in one bout (empty: as many as the hand size)"),
+            "min": 1,
+            "max": 52,
+        },
     )
     multi_card_attack: bool = field(
         default=True,
@@ -103,7 +108,9 @@ class Rules:
         metadata={
             "help": gettext_noop(
                 "A lower limit of attack cards at the start of the game (usually 5; empty: none)"
-            )
+            ),
+            "min": 1,
+            "max": 52,
         },
     )
     opening_limit_until: OpeningLimitUntil = field(
@@ -116,7 +123,11 @@ class Rules:
     )
     opening_limit_min_players: int = field(
         default=4,
-        metadata={"help": gettext_noop("The opening limit applies only with at least this many players")},
+        metadata={
+            "help": gettext_noop("The opening limit applies only with at least this many players"),
+            "min": 0,
+            "max": 6,
+        },
     )
     first_attacker: FirstAttacker = field(
         default="lowest_trump", metadata={"help": gettext_noop("Who attacks first in the first game")}
@@ -166,7 +177,9 @@ class Rules:
             "help": gettext_noop(
                 "In a game without a clock: the days the game must wait on the same players, with no "
                 "move made, before the others may claim it (those it waits on lose as if they had resigned)"
-            )
+            ),
+            "min": 1,
+            "max": 365,
         },
     )
 
@@ -316,7 +329,14 @@ class Rules:
 
     @classmethod
     def describe_options(cls) -> list[dict[str, Any]]:
-        """Every option with its type, choices, default and help text, for building forms."""
+        """Every option with its type, choices, default and help text, for building forms and the
+        API's schema; a number's ``min`` and ``max`` (which values fit together, such as a hand
+        for the deck, is the rules' own check).
+
+        >>> hand = next(o for o in Rules.describe_options() if o["name"] == "hand_size")
+        >>> hand["type"], hand["min"], hand["max"]
+        ('int', 1, 26)
+        """
         described = []
         defaults = cls().to_dict()
         for spec in dataclasses.fields(cls):
@@ -337,6 +357,8 @@ class Rules:
                     "choices": list(choices) if choices is not None else None,
                     "default": defaults[spec.name],
                     "help": spec.metadata["help"],
+                    "min": spec.metadata.get("min"),
+                    "max": spec.metadata.get("max"),
                 }
             )
         return described
