@@ -16,7 +16,9 @@ from .names import display_name_skeleton, name_skeleton, validate_not_lookalike
 def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
         raise ValidationError(
-            _("%(value)r is not a time zone (e.g. Europe/Moscow)."), code="time_zone", params={"value": value}
+            _("“%(value)s” is not a time zone (e.g. Europe/Moscow)."),
+            code="time_zone",
+            params={"value": value},
         )
 
 

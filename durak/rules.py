@@ -53,7 +53,11 @@ class Rules:
     deck_size: DeckSize = field(default=36, metadata={"help": gettext_noop("Cards in the deck")})
     hand_size: int = field(
         default=6,
-        metadata={"help": gettext_noop("Cards dealt to each player, and drawn back up to"), "min": 1, "max": 26},
+        metadata={
+            "help": gettext_noop("Cards dealt to each player, and drawn back up to"),
+            "min": 1,
+            "max": 26,
+        },
     )
     max_attack: int | None = field(
         default=6,

@@ -3,8 +3,6 @@ engine's one option schema (``durak.Rules.describe_options``: each number's boun
 both the create form and the API: a negative opening limit is "must be at least …", not "enter
 a number"; no raw ``none`` in the Russian form."""
 
-
-
 import html
 import re
 from typing import Any
