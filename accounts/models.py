@@ -9,13 +9,16 @@ from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken
 from knox.settings import CONSTANTS
 
+from .computers import bot_number, computer_name
 from .names import display_name_skeleton, name_skeleton, validate_not_lookalike
 
 
 def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
         raise ValidationError(
-            _("%(value)r is not a time zone (e.g. Europe/Moscow)."), code="time_zone", params={"value": value}
+            _("“%(value)s” is not a time zone (e.g. Europe/Moscow)."),
+            code="time_zone",
+            params={"value": value},
         )
 
 
@@ -128,7 +131,11 @@ class User(AbstractUser):  # type: ignore[django-manager-missing]
 
     @property
     def name(self) -> str:
-        """What others see: the display name if one is set, else the user name."""
+        """What others see: the display name if one is set, else the user name; a computer
+        player's name and level in the reader's language ("Masha (rule of thumb)":
+        ``accounts.computers``), never its account's user name."""
+        if self.is_bot:
+            return computer_name(self.bot_level, bot_number(self.username))
         return self.display_name or self.username
 
     @property

@@ -69,7 +69,7 @@ from durak.legality import (
     why_illegal,
     why_no_claim,
 )
-from durak.messages import gettext_noop
+from durak.messages import gettext_noop, ngettext_noop
 from durak.outcome import EndReason, Outcome
 from durak.playerview import view_of
 from durak.rules import Rules, RulesError
@@ -178,7 +178,11 @@ class Game(Position):
         unknown = [card for card in in_play if card not in full_deck]
         if unknown:
             raise RulesError(
-                gettext_noop("not cards of a {size}-card deck: {cards}"),
+                ngettext_noop(
+                    "not cards of a {size}-card deck: {cards}",
+                    "not cards of a {size}-card deck: {cards}",
+                    count="size",
+                ),
                 size=rules.deck_size,
                 cards=", ".join(unknown),
             )

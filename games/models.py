@@ -11,11 +11,14 @@ log from the seed (or the stacked ``deal``) gives ``state`` back; the
 """
 
 from datetime import timedelta
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import pgettext_lazy
+
+import durak
 
 #: Move times from this long up are correspondence play: vacations and weekend pauses apply.
 CORRESPONDENCE_FROM = timedelta(hours=1)
@@ -95,6 +98,11 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.preset}, {self.status})"
+
+    @cached_property
+    def has_teams(self) -> bool:
+        """Whether its players play in two teams (the engine's ``durak.Rules.has_teams``)."""
+        return durak.Rules.from_dict(self.rules).has_teams
 
     @property
     def is_over(self) -> bool:

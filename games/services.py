@@ -27,6 +27,7 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import durak
 from accounts.models import BOT_LEVELS, User
@@ -286,7 +287,11 @@ def game_start(*, user: User, game_id: int) -> Game:
         durak.Rules.from_dict(game.rules).validate_players(len(seats))
     except ValueError as error:
         raise WrongStatus(
-            _("Cannot start with %(count)d players: %(reason)s")
+            ngettext(
+                "Cannot start with %(count)d player: %(reason)s",
+                "Cannot start with %(count)d players: %(reason)s",
+                len(seats),
+            )
             % {
                 "count": len(seats),
                 "reason": engine_message(error) if isinstance(error, durak.DurakError) else error,

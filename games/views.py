@@ -29,7 +29,7 @@ from . import leaving, selectors, services, timeouts, words
 from .exceptions import GameError, GameNotFound, InvalidRules
 from .forms import GameCreateForm, LobbyFilterForm, VacationForm
 from .models import Game, Seat
-from .presentation import build_table
+from .presentation import build_table, engine
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -228,13 +228,21 @@ def _render_game(
         # The whole log in one read: the history and the last-move line (``games.words``).
         moves = page.moves
         last = next((move for move in reversed(moves) if durak.is_move(move.action["type"])), None)
-        history = words.history(moves, me=seen.position, names=names, since=looked_before)
+        over = engine.game_of(seen.view) if seen.view.get("over") else None
+        history = words.history(
+            moves,
+            me=seen.position,
+            names=names,
+            since=looked_before,
+            outcome=over.outcome() if over is not None else None,
+        )
         table = build_table(
             seen.view,
             names,
             seen.position,
             last_action=last.action if last is not None else None,
             last_position=last.position if last is not None else None,
+            last_all_beaten=last is not None and last.seq in words.passes_on_beaten(moves),
         )
     context: dict[str, Any] = {
         "game": game,

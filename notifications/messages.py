@@ -11,11 +11,11 @@ Beneath the models (a row's ``message`` is made here): this module knows the kin
 """
 
 from datetime import datetime
-from types import SimpleNamespace
 from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
+from accounts.computers import bot_number, computer_name
 from accounts.models import User
 from durak_site import dates
 from durak_site.engine_text import preset_name
@@ -34,35 +34,76 @@ def _moment(value: Any, user: User) -> str:
     return format_local(datetime.fromisoformat(value), user) if value else ""
 
 
-def _finished(params: dict[str, Any]) -> str:
-    game, how, fool = params["game"], params.get("how", ""), params.get("fool", "")
-    if params.get("fool_bot"):
-        fool = words.seat_name(SimpleNamespace(is_bot=True, bot_level=params["fool_bot"]))
-    result = params.get("result")
-    if result == "fool":
-        if how == "timeout":
-            return gettext("Game %(game)s is over: you are the fool (you ran out of time).") % {"game": game}
-        if how == "resign":
-            return gettext("Game %(game)s is over: you are the fool (you resigned).") % {"game": game}
-        if how == "claim":
-            return gettext(
-                "Game %(game)s is over: you are the fool (it waited too long for your move and was claimed)."
-            ) % {"game": game}
-        return gettext("Game %(game)s is over: you are the fool.") % {"game": game}
+def result_params(
+    *, game: int, position: int, outcome: Any, users: dict[int, Any], teams: bool
+) -> dict[str, Any]:
+    """The facts of one player's "game finished", from the engine's ``outcome`` of the game
+    (``durak.Outcome``: who lost, why, whom the end was about; never worked out again) and
+    whether it was a team game (``durak.Rules.has_teams``). ``users``: each seat's user. A
+    computer player is kept as its level and seat number, so that it is named in the reader's
+    language when the notification is read ("Masha (rule of thumb)")."""
+    if outcome is None:  # not a finished game of the engine's
+        return {"game": game, "result": "not_fool"}
+    how = outcome.reason if outcome.reason in words.ENDINGS else ""
+    result = "fool" if outcome.lost(position) else "draw" if outcome.draw else "not_fool"
+    params: dict[str, Any] = {"game": game, "result": result}
+    if teams:
+        params["teams"] = True
     if result == "draw":
-        return gettext("Game %(game)s is over: a draw, nobody is the fool.") % {"game": game}
-    text = gettext("Game %(game)s is over: you are not the fool.") % {"game": game}
-    if fool and how == "timeout":
-        text += " " + gettext("%(fool)s ran out of time and is the fool.") % {"fool": fool}
-    elif fool and how == "resign":
-        text += " " + gettext("%(fool)s resigned and is the fool.") % {"fool": fool}
-    elif fool and how == "claim":
-        text += " " + gettext(
-            "The game waited too long for %(fool)s and was claimed: %(fool)s is the fool."
-        ) % {"fool": fool}
-    elif fool:
-        text += " " + gettext("%(fool)s is the fool.") % {"fool": fool}
-    return text
+        return params
+    params["how"] = how
+    if outcome.loser is not None and outcome.loser != position:
+        params.update(_name_facts("fool", users.get(outcome.loser)))
+    if how and outcome.player is not None and outcome.player != position and teams:
+        params.update(_name_facts("ended_by", users.get(outcome.player)))
+    elif how and outcome.player == position and teams:
+        params["ended_by_me"] = True
+    return params
+
+
+def _name_facts(key: str, user: Any) -> dict[str, Any]:
+    """``{key: name}`` for a person; a computer player's level and seat number besides."""
+    if user is None:
+        return {}
+    if user.is_bot:
+        return {
+            key: user.username,
+            f"{key}_bot": user.bot_level,
+            f"{key}_bot_number": bot_number(user.username),
+        }
+    return {key: user.name}
+
+
+def _name(params: dict[str, Any], key: str) -> str:
+    """A name kept by :func:`_name_facts`, in the active language."""
+    if params.get(f"{key}_bot"):
+        return computer_name(params[f"{key}_bot"], int(params.get(f"{key}_bot_number") or 1))
+    return str(params.get(key) or "")
+
+
+def _finished(params: dict[str, Any]) -> str:
+    """ "Game 12 is over: you won, anna is the fool." in the words of the table
+    (``games.words.result_clause``)."""
+    how, outcome = params.get("how") or "", params.get("result")
+    teams = bool(params.get("teams"))
+    about: str | None = None
+    if how in words.ENDINGS:
+        if teams:
+            about = "" if params.get("ended_by_me") else (_name(params, "ended_by") or None)
+        else:  # the player who ran out of time, resigned or was claimed against is the fool
+            about = "" if outcome == "fool" else (_name(params, "fool") or None)
+    result = words.Result(
+        draw=outcome == "draw",
+        teams=teams,
+        lost=outcome == "fool",
+        fool=_name(params, "fool"),
+        reason=how or "cards",
+        about=about,
+    )
+    return gettext("Game %(game)s is over: %(result)s.") % {
+        "game": params["game"],
+        "result": words.result_clause(result),
+    }
 
 
 def notification_text(kind: str, params: dict[str, Any], user: User) -> str:

@@ -349,35 +349,6 @@ def bells_changed(user_ids: Iterable[int]) -> None:
     transaction.on_commit(send)
 
 
-def _result_params(
-    game: Game,
-    seat: Seat,
-    outcome: durak.Outcome | None,
-    names: dict[int, str],
-    bot_levels: dict[int, str] | None = None,
-) -> dict[str, Any]:
-    """The facts of one player's "game finished", from the engine's ``outcome`` of the game
-    (who lost, why, whom the end was about): never worked out again from the stored state."""
-    bot_levels = bot_levels or {}
-    if outcome is None:  # not a finished game of the engine's: only what the seat says
-        return {"game": game.pk, "result": "draw" if seat.result == Seat.Result.DRAW else "not_fool"}
-    how = outcome.reason if outcome.reason in ("timeout", "resign", "claim") else ""
-    if outcome.lost(seat.position):
-        return {"game": game.pk, "result": "fool", "how": how}
-    if outcome.draw:
-        return {"game": game.pk, "result": "draw"}
-    fool = outcome.player
-    params = {
-        "game": game.pk,
-        "result": "not_fool",
-        "how": how,
-        "fool": names.get(fool, "") if fool is not None else "",
-    }
-    if fool is not None and fool in bot_levels:
-        params["fool_bot"] = bot_levels[fool]  # named by its level, in the reader's language
-    return params
-
-
 def _push_subscribed(seat: Seat) -> bool | None:
     """Whether the seat's user has a browser subscribed, if it was read with the seat
     (``with_notification_facts``); None if not."""
@@ -427,10 +398,15 @@ def game_changed(
     if finished:
         if outcome is None:
             outcome = durak.Game.from_dict(game.state or {}).outcome()
-        names = {seat.position: seat.user.username for seat in seats}
-        bot_levels = {seat.position: seat.user.bot_level for seat in seats if seat.user.is_bot}
+        users = {seat.position: seat.user for seat in seats}
         news += [
-            planned(seat, Kind.GAME_FINISHED, _result_params(game, seat, outcome, names, bot_levels))
+            planned(
+                seat,
+                Kind.GAME_FINISHED,
+                messages.result_params(
+                    game=game.pk, position=seat.position, outcome=outcome, users=users, teams=game.has_teams
+                ),
+            )
             for seat in people
         ]
     writes = [write for write in news if write is not None]

@@ -41,6 +41,8 @@ class Table:
     last_move_line: str = ""
     #: My team's index in a team game (``durak.Game.team_of``), else None.
     my_team: int | None = None
+    #: Whether the last move was mine ("You take the cards.").
+    last_move_mine: bool = False
 
     @property
     def hand(self) -> list[str]:
@@ -88,6 +90,12 @@ class Table:
         return suit_name(self.view.get("trump"))
 
     @property
+    def last_move_clause(self) -> str:
+        """The last move as it reads after "Last move:": my own in lower case ("Last move: you
+        take the cards.", «Последний ход: вы берёте карты.»), anyone else's as named."""
+        return words.mid_sentence(self.last_move_line, mine=self.last_move_mine)
+
+    @property
     def announcement(self) -> str:
         """What the live region reads out after a change: the last move, then whose turn it is."""
         parts = [self.last_move_line, self.status_line if self.my_turn or self.view.get("over") else ""]
@@ -113,16 +121,23 @@ def last_move_line(
     me: int | None,
     names: dict[int, str],
     in_sight: frozenset[str] = frozenset(),
+    all_beaten: bool = False,
 ) -> str:
     """A public move, in words, for the live region: "anna attacks with 6♠." / "You take the cards.".
 
     ``in_sight``: the cards the viewer sees now (table, own hand, discard pile, face-up trump). A
-    move's cards are named only while in sight: a card thrown in and then taken lies in a hand."""
+    move's cards are named only while in sight: a card thrown in and then taken lies in a hand.
+    ``all_beaten``: a pass made when every card was beaten («Бито»: ``words.passes_on_beaten``)."""
     if not action:
         return ""
     played = [*(action.get("cards") or []), *([action["card"]] if action.get("card") else [])]
     return words.move_sentence(
-        action, me=me, names=names, position=position, show_cards=set(played) <= in_sight
+        action,
+        me=me,
+        names=names,
+        position=position,
+        show_cards=set(played) <= in_sight,
+        all_beaten=all_beaten,
     )
 
 
@@ -158,8 +173,10 @@ def build_table(
     *,
     last_action: dict[str, Any] | None = None,
     last_position: int | None = None,
+    last_all_beaten: bool = False,
 ) -> Table:
-    """``last_action``/``last_position``: the game's last public move (``Move.action``), told in words."""
+    """``last_action``/``last_position``: the game's last public move (``Move.action``), told in
+    words; ``last_all_beaten``: it was a pass made when every card was beaten."""
 
     def name(position: int | None) -> str:
         return words.seat_word(position, me=me, names=names)
@@ -181,6 +198,16 @@ def build_table(
         direction_line=situation.direction_line(view),
         team_results=results.team_results(game, names),
         situation_line=situation.situation_line(view, me, name),
-        last_move_line=last_move_line(last_action, last_position, me, names, _cards_in_sight(view)),
+        last_move_line=last_move_line(
+            last_action, last_position, me, names, _cards_in_sight(view), all_beaten=last_all_beaten
+        ),
         my_team=game.team_of(me) if game is not None and me is not None else None,
+        last_move_mine=me is not None
+        and last_action is not None
+        and _player_of(last_action, last_position) == me,
     )
+
+
+def _player_of(action: dict[str, Any], position: int | None) -> int | None:
+    """Who made a move: its seat, or the player a server action (a timeout) names."""
+    return position if position is not None else action.get("player")

@@ -82,5 +82,9 @@ def preset_label(name: str) -> str:
 
 @register.simple_tag
 def override_label(name: str, value: Any) -> str:
-    """One rule override as the pages show it: ``trump cards may be thrown in = yes``."""
-    return f"{engine_text.option_name(name)} = {engine_text.option_value(name, value)}"
+    """One rule override as the pages show it: "Teams: partners (Full rules)" (as
+    ``games.terms.rules_summary`` words them)."""
+    return _("%(option)s: %(value)s") % {
+        "option": engine_text.option_name(name),
+        "value": engine_text.option_value(name, value),
+    }

@@ -110,7 +110,7 @@ WORDS: dict[str, dict[str, str]] = {
         "to your hand": "6♠ goes to your hand.",
         "bito": "Bito: 7♠ 8♠ go to the discard.",
         "you are the fool": "The game is over: you are the fool.",
-        "guest is the fool": "The game is over: {guest} is the fool.",
+        "guest is the fool": "The game is over: you won, {guest} is the fool.",
         "message": "Message",
         "send": "Send",
         "slow down": "Slow down: at most 5 messages in 600 seconds.",
@@ -168,7 +168,7 @@ WORDS: dict[str, dict[str, str]] = {
         "to your hand": "6♠ — к вам в руку.",
         "bito": "Бито: 7♠ 8♠ уходят в отбой.",
         "you are the fool": "Игра окончена: вы — дурак.",
-        "guest is the fool": "Игра окончена: {guest} — дурак.",
+        "guest is the fool": "Игра окончена: вы победили, {guest} — дурак.",
         "message": "Сообщение",
         "send": "Отправить",
         "slow down": "Не так быстро: не больше 5 сообщений за 600 секунд.",  # noqa: RUF001
