@@ -382,6 +382,14 @@ LIVE_REDIS_URL = env.str(
     "LIVE_REDIS_URL", default=CACHE_URL if CACHE_URL.startswith(("redis://", "rediss://", "unix://")) else ""
 )
 LIVE_REDIS_CHANNEL = env.str("LIVE_REDIS_CHANNEL", default="")
+# Without LIVE_REDIS_URL, a folder of Unix datagram sockets carries the events between the
+# processes of one machine instead (durak_site.live_sockets): by default the filesystem broker's
+# live/ folder, so `dev.py serve`'s worker reaches the web process's streams; empty: off (each
+# process's events reach its own streams only, and pages also poll).
+LIVE_SOCKET_DIR = env.str(
+    "LIVE_SOCKET_DIR",
+    default=str(_broker_dir / "live") if CELERY_BROKER_URL.startswith("filesystem://") else "",
+)
 # How many streams one user, and one address, may hold at once (across the web processes with
 # LIVE_REDIS_URL): one more ends the oldest (0: no cap). And how long one stream lasts before
 # the page opens it again with its rights read anew (docs/live-streams.md).
