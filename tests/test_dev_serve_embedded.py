@@ -1,4 +1,4 @@
-"""``python3 dev.py serve`` on its embedded defaults, run as the README says: live.
+"""``python3 dev.py serve`` on its embedded defaults, run as the README says: live, and stopped by Ctrl-C.
 
 One real ``dev.py serve`` for the module: no ``DATABASE_URL`` of the tests (a SQLite file in a
 temporary folder), no ``CELERY_BROKER_URL`` (kombu's ``filesystem://``, its folder there too),
@@ -12,6 +12,10 @@ from other processes (``EmbeddedServe.run``: a script on the same database and b
   is no poll in it, so the event arrived through the socket folder (``durak_site.live_sockets``)
   or not at all; the assertions wait with generous deadlines, and the time it took is
   ``benchmarks/embedded_live.py``'s to measure, not a test's.
+- Ctrl-C (SIGINT to ``dev.py``'s process group, as a terminal sends it) stops the web server,
+  the worker and beat by themselves: exit status 0, each process "stopped (rc=0)", no
+  ``ERROR`` line (the worker's pool processes were killed under it: "exited with 'signal 15
+  (SIGTERM)'") and no SIGKILL (honcho's, 5 s later).
 """
 
 from __future__ import annotations
@@ -340,3 +344,21 @@ print(json.dumps(QueueEntry.objects.get(user__username="dave").status))
     )
     assert status == "matched"
 
+
+def test_ctrl_c_stops_web_worker_and_beat_cleanly(serve: EmbeddedServe) -> None:
+    """Last: it stops the module's ``dev.py serve``."""
+    os.killpg(serve.process.pid, signal.SIGINT)
+    try:
+        status = serve.process.wait(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"dev.py serve still runs after Ctrl-C:\n{serve.log()[-4000:]}") from None
+    log = serve.log()
+    stopping = log[log.index("SIGINT received") :]
+    assert status == 0, stopping
+    for name in ("web", "worker", "beat"):
+        assert re.search(rf"{name}\.1 stopped \(rc=0\)", stopping), (
+            f"{name} did not stop by itself:\n{stopping}"
+        )
+    assert "SIGKILL" not in stopping, stopping
+    errors = [line for line in log.splitlines() if "ERROR" in line or "Traceback" in line]
+    assert errors == [], "\n".join(errors)
