@@ -75,6 +75,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages compressed (gzip), not static files (whitenoise answers them above) nor streams, and
+    # with care for BREACH: durak_site.compression, docs/security.md.
+    "durak_site.compression.CompressionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "durak_site.middleware.ControlCharacterMiddleware",  # control characters in a URL, NUL in a form: 400
