@@ -113,6 +113,7 @@ TEMPLATES = [
                 "notifications.context_processors.bell",
                 "games.context_processors.turns",  # games waiting for the user's move (header, title)
                 "durak_site.live.page",  # the live stream's attributes on <body>
+                "durak_site.descriptions.page",  # the page's <meta name="description">
             ],
         },
     },
