@@ -84,6 +84,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "durak_site.offline.ReaderMiddleware",  # whose pages the service worker may keep (X-Durak-Reader)
     "durak_site.dates.ReaderTimeZoneMiddleware",  # the reader's time zone for every moment shown
     "accounts.middleware.UserLanguageMiddleware",
     "accounts.presence.PresenceMiddleware",  # last_active_at, at most once a minute per player
