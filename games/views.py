@@ -23,6 +23,7 @@ from django_htmx.middleware import HtmxDetails
 import durak
 from accounts.models import User
 from durak.enchanted import ENCHANTED_STAGES
+from durak_site import offline
 from durak_site.jsonlimits import loads_limited
 
 from . import leaving, selectors, services, timeouts, words
@@ -284,7 +285,10 @@ def _render_game(
         "leaving": leaving.leaving_for(game=game, seat=seen.seat, seats=seats, viewer=request.user),
     }
     template = "games/game.html#table" if request.htmx else "games/game.html"
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    if seen.seat is not None and not request.htmx:
+        offline.keep_offline(response)  # the player's own table: the service worker may keep it
+    return response
 
 
 @require_GET

@@ -100,7 +100,7 @@ class EmbeddedSite:
         """The Procfile's ``name`` process (``worker`` or ``beat``), once it works."""
         with (self.folder / f"{name}.log").open("wb") as out:
             process = subprocess.Popen(
-                ["/bin/sh", "-c", f"exec {procfile_command(name)}"],
+                ["/bin/sh", "-c", procfile_command(name)],  # it execs its program
                 cwd=ROOT,
                 env=self.env,
                 stdout=out,

@@ -7,14 +7,14 @@
 
    While the stream is not open (not yet, cut, refused, or the server has none) the elements get
    "durak:poll" every data-live-poll seconds instead: the page polls as it did before the stream.
-   With data-live-fanout="local" (no Redis: the server's other processes cannot reach this
-   stream) it polls as well as listening. Each time the stream opens, the page asks once with
+   With data-live-fanout="local" (neither Redis nor a socket folder: the server's other
+   processes cannot reach this stream) it polls as well as listening. Each time the stream opens, the page asks once with
    what it has, so nothing said while it was away is missed. No inline script (CSP). */
 (() => {
   const body = document.body;
   const url = body.dataset.live;
   const pollMs = Math.max(0.1, Number(body.dataset.livePoll) || 2) * 1000;
-  const alwaysPoll = body.dataset.liveFanout !== "redis";
+  const alwaysPoll = body.dataset.liveFanout === "local";
   const RETRY_MS = [1000, 2000, 5000, 10000, 30000];
   const SILENT_MS = 50000; // the server sends a keep-alive every 20 s
   const POLLED = '[hx-trigger*="durak:poll"]';

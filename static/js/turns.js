@@ -28,7 +28,7 @@
   const shown = titleWith(count);
   const baseTitle = count > 0 && document.title.startsWith(shown) ? document.title.slice(shown.length) : document.title;
 
-  const alwaysPoll = document.body.dataset.liveFanout !== "redis";
+  const alwaysPoll = document.body.dataset.liveFanout === "local";
   let liveOpen = false;
   let lostStream = false; // the stream was open, then cut: ask once it is back
   let inFlight = false;
