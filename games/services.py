@@ -597,12 +597,12 @@ def game_abort(*, game_id: int) -> Game:
         raise WrongStatus(_("This game is over already."))
     seats = write.seats_of(game)
     for seat in seats:
-        seat.awaiting_move = False
+        seat.awaiting_move = seat.must_move = False
         seat.result = Seat.Result.NONE
         seat.place = seat.deadline = seat.warn_at = seat.turn_started_at = None
     game.status = Game.Status.ABORTED
     game.finished_at = timezone.now()
-    game.deadline = None
+    game.deadline = game.claim_warn_at = None
     game.version += 1
     write.save(game, seats)
     return game
@@ -635,10 +635,7 @@ def waited_since(game: Game, seats: Iterable[Seat]) -> datetime | None:
     seats' ``turn_started_at`` (a move starts every waited-for player's wait again; a preference,
     which is no move, only that of a player it starts waiting for: ``timeouts.set_deadlines``).
     None for a game that is not running."""
-    if game.status != Game.Status.ACTIVE:
-        return None
-    starts = [seat.turn_started_at for seat in seats if seat.awaiting_move and seat.turn_started_at]
-    return max(starts, default=game.started_at)
+    return timeouts.waited_since(game, seats)
 
 
 def _leave_locked(*, user: User, game_id: int, expected_version: int | None) -> tuple[Game, list[Seat], Seat]:

@@ -44,7 +44,7 @@ from .models import Kind, Notification, Preferences, PushSubscription
 
 EMAIL = "email"
 PUSH = "push"
-#: Kinds about a turn: worth sending only while the player is still waited for.
+#: Kinds about a turn: worth sending only while the game still cannot go on without the player.
 TURN_KINDS = frozenset({Kind.YOUR_MOVE, Kind.TIME_LOW})
 
 
@@ -158,8 +158,8 @@ def should_send(
         seat = Seat.objects.filter(game=game, user=user).first()
     if watching(seat, now=now):
         return False
-    if kind in TURN_KINDS:
-        return seat is not None and seat.awaiting_move and game.status == Game.Status.ACTIVE
+    if kind in TURN_KINDS:  # while the game cannot go on without them (``Seat.must_move``)
+        return seat is not None and seat.must_move and game.status == Game.Status.ACTIVE
     return True
 
 

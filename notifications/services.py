@@ -56,7 +56,7 @@ from durak_site import live
 from durak_site.engine_text import preset_name
 from games import timeouts
 from games.models import Game, Seat
-from games.selectors import turns_waiting_counts
+from games.selectors import turn_counts
 
 from . import messages, policy, push, queue
 from .messages import format_local
@@ -301,52 +301,80 @@ def _queue(*, writes: Sequence[_Write], rows: Sequence[Notification]) -> None:
             queue.email_after_commit(row.pk)
         if write.push or (write.push is None and write.user.pk in subscribed):
             queue.push_after_commit(row.pk, written_at=row.created_at)
-    bells = [write.user.pk for write in writes if write.web]
-    if len(bells) == 1:
-        bell_changed(bells[0])
-    else:
-        bells_changed(bells)
+    bells_changed(write.user.pk for write in writes if write.web)
 
 
 def bell_changed(user_id: int) -> None:
-    """Tell the user's open pages that their bell changed, once the transaction commits
-    (``durak_site.live``, fail-soft): how many notifications are unread and how many running
-    games wait for their move, read after the commit. Nothing else: the user's channel is theirs
-    alone, but the page shows only the counts."""
+    """:func:`bells_changed` for one user."""
+    bells_changed([user_id])
 
-    def counts() -> dict[str, int]:
-        unread = Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
-        waiting = Seat.objects.filter(user_id=user_id, awaiting_move=True, game__status=Game.Status.ACTIVE)
-        return {"unread": unread, "waiting": waiting.count()}
 
-    live.send_on_commit(live.user_channel(user_id), "bell", counts)
+#: Where a transaction keeps the users whose bells it changed (``_PendingBells``), on its connection.
+_PENDING_BELLS = "_notifications_pending_bells"
+
+
+class _PendingBells:
+    """The users whose bells one transaction changed: told once each, after its commit."""
+
+    def __init__(self) -> None:
+        self.users: set[int] = set()
+
+    def __call__(self) -> None:
+        users, self.users = sorted(self.users), set()
+        try:
+            _send_bells(users)
+        except Exception:
+            logger.exception("bell events for %s not sent", users)
 
 
 def bells_changed(user_ids: Iterable[int]) -> None:
-    """:func:`bell_changed` for several users at once, after the commit: two queries for all of
-    them. For a change that flips whom a game waits for without a bell row (a "done", a
-    throw-in, the game's end), so that every open tab's turn counter follows."""
-    users = sorted(set(user_ids))
+    """Tell these users' open pages that their bells changed, once the transaction commits
+    (``durak_site.live``, fail-soft): how many notifications are unread, how many running games
+    wait for their move and how many only let them act (``games.selectors.turn_counts``), read
+    after the commit, two queries for all of them. Nothing else: a user's channel is theirs
+    alone, but the page shows only the counts.
+
+    **One bell event per user per change**: every call in one transaction (the seats whose turn
+    flipped, the notifications written, read) adds its users to one after-commit send, so a
+    player who becomes waited for and gets a "your move" hears one event, not two."""
+    users = set(user_ids)
     if not users:
         return
+    connection_ = transaction.get_connection()
+    if not connection_.in_atomic_block:
+        _send_bells(sorted(users))
+        return
+    pending: _PendingBells | None = getattr(connection_, _PENDING_BELLS, None)
+    # Registered in this transaction still? Gone once it committed or rolled back (or the
+    # savepoint it was registered in did): then a new one.
+    if pending is None or not any(entry[1] is pending for entry in connection_.run_on_commit):
+        pending = _PendingBells()
+        setattr(connection_, _PENDING_BELLS, pending)
+        transaction.on_commit(pending)
+    pending.users |= users
 
-    def send() -> None:
-        unread = dict(
-            Notification.objects.filter(user_id__in=users, read_at__isnull=True)
-            .order_by()
-            .values("user_id")
-            .annotate(n=Count("pk"))
-            .values_list("user_id", "n")
+
+def _send_bells(users: list[int]) -> None:
+    if not users:
+        return
+    unread = dict(
+        Notification.objects.filter(user_id__in=users, read_at__isnull=True)
+        .order_by()
+        .values("user_id")
+        .annotate(n=Count("pk"))
+        .values_list("user_id", "n")
+    )
+    turns = turn_counts(user_ids=users)
+    for user_id in users:
+        live.send(
+            live.user_channel(user_id),
+            "bell",
+            {
+                "unread": unread.get(user_id, 0),
+                "waiting": turns[user_id].waiting,
+                "optional": turns[user_id].optional,
+            },
         )
-        waiting = turns_waiting_counts(user_ids=users)
-        for user_id in users:
-            live.send(
-                live.user_channel(user_id),
-                "bell",
-                {"unread": unread.get(user_id, 0), "waiting": waiting[user_id]},
-            )
-
-    transaction.on_commit(send)
 
 
 def _result_params(
@@ -530,7 +558,7 @@ def send_time_warnings(*, batch: int = 200) -> int:
                 )
                 if (
                     share is not None
-                    and seat.awaiting_move
+                    and seat.must_move
                     and game.status == Game.Status.ACTIVE
                     and game.time_control == "correspondence"
                     and seat.deadline is not None
@@ -917,7 +945,7 @@ def send_digests() -> int:
             continue
         user, today, before = claim
         seats = list(
-            Seat.objects.filter(user=user, awaiting_move=True, game__status=Game.Status.ACTIVE)
+            Seat.objects.filter(user=user, must_move=True, game__status=Game.Status.ACTIVE)
             .select_related("game")
             .order_by("deadline", "game_id")
         )
