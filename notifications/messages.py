@@ -71,7 +71,15 @@ def notification_text(kind: str, params: dict[str, Any], user: User) -> str:
     if kind == Kind.GAME_STARTED:
         return gettext("Game %(game)s has started: the cards are dealt.") % {"game": game}
     if kind == Kind.YOUR_MOVE:
-        text = gettext("Your move in game %(game)s.") % {"game": game}
+        times = int(params.get("times") or 1)  # the turns folded into one row (``services._write_turns``)
+        if times > 1:
+            text = ngettext(
+                "Your move in game %(game)s (%(count)d turn since you last looked).",
+                "Your move in game %(game)s (%(count)d turns since you last looked).",
+                times,
+            ) % {"game": game, "count": times}
+        else:
+            text = gettext("Your move in game %(game)s.") % {"game": game}
         if params.get("deadline"):
             text += " " + gettext("You have until %(deadline)s.") % {
                 "deadline": _moment(params["deadline"], user)

@@ -196,13 +196,23 @@ def notify(
     return notification
 
 
+#: A "your move"'s ``params`` key: how many turns it reports, when more than one.
+TIMES = "times"
+
+
 def _write_turns(*, game: Game, writes: Sequence[_Write], now: datetime) -> list[Notification]:
     """Write the "your move"s of ``game`` in one statement, each for another user, returned in
-    the order of ``writes``. For a user who has the game under the bell its unread "your move"
-    (at most one: ``notification_one_unread_turn``) moves up: new facts, ``created_at`` now, its
-    push pending again (``pushed_by``/``pushed_with`` unset), read if they are watching; its
-    email is pending again only if it was never claimed (decided in the statement, on the row as
-    it is then: one sent or being sent is never sent twice). Everyone else gets a new row.
+    the order of ``writes``. For a user who has the game under the bell a turn **folds** into
+    their "your move" of the game instead of adding a row (one per game, not one per turn:
+    "Your move in game 2 (3 turns since you last looked)"): into the unread one (at most one:
+    ``notification_one_unread_turn``), which counts one turn more (``params["times"]``), else
+    into the latest one that never reached them by e-mail or push (read under the bell, or
+    written read while they watched), which starts counting again. It moves up: new facts,
+    ``created_at`` now, its push pending again (``pushed_by``/``pushed_with`` unset), read if
+    they are watching; its email is pending again only if it was never claimed (decided in the
+    statement, on the row as it is then: one sent or being sent is never sent twice). Everyone
+    else gets a new row (and a row that was mailed or pushed stays as it was, for the record
+    of what went out).
 
     Why not ``INSERT ... ON CONFLICT``: a row written read (its player watching) lies outside
     the partial unique index, so it could not conflict with the unread one it must replace.
@@ -222,19 +232,34 @@ def _write_turns(*, game: Game, writes: Sequence[_Write], now: datetime) -> list
         values.append("(%s::bigint, %s, %s::jsonb, %s::timestamptz, %s::boolean, %s::boolean)")
         args += [write.user.pk, row.text, json.dumps(row.params), write.read_at, write.email_due, write.web]
     table = Notification._meta.db_table
+    # The row a turn folds into (``_folds_into``): the unread one, else the latest that never
+    # reached the player by e-mail or push.
     sql = f"""
         WITH turn (user_id, text, params, read_at, email_due, moves_up) AS (VALUES {", ".join(values)}),
         moved AS (
             UPDATE {table} AS n
-            SET text = turn.text, params = turn.params, created_at = %s, read_at = turn.read_at,
+            SET text = turn.text, created_at = %s, read_at = turn.read_at,
+                params = CASE
+                    WHEN n.read_at IS NULL THEN jsonb_set(
+                        turn.params, '{{{TIMES}}}', to_jsonb(COALESCE((n.params->>'{TIMES}')::int, 1) + 1)
+                    )
+                    ELSE turn.params
+                END,
                 email_pending = CASE
                     WHEN turn.email_due AND n.email_claimed_at IS NULL AND n.emailed_at IS NULL THEN TRUE
                     ELSE n.email_pending
                 END,
                 pushed_by = NULL, pushed_with = NULL
             FROM turn
-            WHERE turn.moves_up AND n.user_id = turn.user_id AND n.game_id = %s
-                AND n.kind = %s AND n.read_at IS NULL
+            WHERE turn.moves_up AND n.id = (
+                SELECT m.id FROM {table} AS m
+                WHERE m.user_id = turn.user_id AND m.game_id = %s AND m.kind = %s AND (
+                    m.read_at IS NULL
+                    OR (m.email_claimed_at IS NULL AND m.emailed_at IS NULL AND COALESCE(m.pushed_by, 0) = 0)
+                )
+                ORDER BY m.read_at IS NULL DESC, m.created_at DESC, m.id DESC
+                LIMIT 1
+            )
             RETURNING n.id, n.user_id, n.email_pending, n.emailed_at, n.email_claimed_at
         ),
         added AS (
@@ -261,14 +286,21 @@ def _write_turn(*, game: Game, write: _Write, now: datetime) -> Notification:
     """``_write_turns`` for one user, in a read and a write (databases other than PostgreSQL)."""
     notification = None
     if write.web:
-        notification = Notification.objects.filter(
-            user=write.user, game=game, kind=Kind.YOUR_MOVE, read_at__isnull=True
-        ).first()
+        notification = (
+            Notification.objects.filter(user=write.user, game=game, kind=Kind.YOUR_MOVE)
+            .filter(
+                Q(read_at__isnull=True)
+                | Q(Q(pushed_by=None) | Q(pushed_by=0), email_claimed_at=None, emailed_at=None)
+            )
+            .order_by(F("read_at").asc(nulls_first=True), "-created_at", "-pk")
+            .first()
+        )
     if notification is None:
         notification = write.row(game)
         notification.save()
         return notification
-    notification.set_params(write.params)
+    times = int((notification.params or {}).get(TIMES) or 1) + 1 if notification.read_at is None else 1
+    notification.set_params({**write.params, TIMES: times} if times > 1 else write.params)
     notification.created_at, notification.read_at = now, write.read_at
     notification.pushed_by = notification.pushed_with = None
     never_claimed = When(email_claimed_at=None, emailed_at=None, then=Value(True))
@@ -467,6 +499,7 @@ def game_changed(
         turns = [
             planned(seat, Kind.YOUR_MOVE, {"game": game.pk, "deadline": _iso(seat.deadline)})
             for seat in newly_waiting
+            if not policy.present(seat, now=now)  # the open, visible page shows it: nothing at all
         ]
         turn_writes = [write for write in turns if write is not None]
         rows += _write_turns(game=game, writes=turn_writes, now=now)
