@@ -502,7 +502,9 @@ def game_changed(
             if not policy.present(seat, now=now)  # the open, visible page shows it: nothing at all
         ]
         turn_writes = [write for write in turns if write is not None]
-        rows += _write_turns(game=game, writes=turn_writes, now=now)
+        # Written after the start's rows, and dated so: e-mails go in the order written
+        # (``_send_earlier_first``), "game 20 has started" before "your move in game 20".
+        rows += _write_turns(game=game, writes=turn_writes, now=timezone.now())
         writes += turn_writes
     _queue(writes=writes, rows=rows)
 
@@ -683,7 +685,16 @@ def email_notification(*, notification_id: int) -> bool:
 
     If the mail server refuses it or cannot be reached, nothing was sent: the claim is given
     back and the error raised, for the task's retry (or the catch-up sweep) to try again.
+
+    First, the player's e-mails written before this one and still pending go, in order
+    (``_send_earlier_first``): a game's start before its first "your move".
     """
+    _send_earlier_first(notification_id)
+    return _send_one(notification_id)
+
+
+def _send_one(notification_id: int) -> bool:
+    """:func:`email_notification` without first sending the e-mails written before it."""
     claim = _claim_email(notification_id)
     if claim is None:
         return False
@@ -712,6 +723,44 @@ def email_notification(*, notification_id: int) -> bool:
         )
         raise
     return True
+
+
+class EarlierEmailBeingSent(Exception):
+    """An e-mail of the same player written before this one is being sent right now (claimed by
+    another task): this one waits its turn (the task retries it in a moment)."""
+
+
+def _send_earlier_first(notification_id: int) -> None:
+    """E-mails in the order things happened: before the e-mail of ``notification_id``, send the
+    player's e-mails still pending that were written before it ("game 20 has started" before
+    "your move in game 20": both written by one change, their tasks due at once, run in any
+    order by the worker), each as its own task would (:func:`email_notification`: still due,
+    claimed, sent). "Your move"s are not among them: those of a player go together anyway.
+    Raises ``EarlierEmailBeingSent`` while one of them is being sent by another task. Plain
+    reads, then each e-mail's own short transactions; no lock held while talking to the mail
+    server."""
+    row = Notification.objects.filter(pk=notification_id).values("user_id", "created_at").first()
+    if row is None:
+        return
+    earlier = list(
+        Notification.objects.filter(
+            user_id=row["user_id"],
+            email_pending=True,
+            emailed_at=None,
+            created_at__lte=row["created_at"],
+            created_at__gt=row["created_at"] - timedelta(days=1),
+        )
+        .exclude(kind=Kind.YOUR_MOVE)
+        .exclude(pk=notification_id)
+        .order_by("created_at", "pk")
+        .values_list("pk", "created_at", "email_claimed_at")
+    )
+    for pk, created_at, claimed_at in earlier:
+        if created_at == row["created_at"] and pk > notification_id:
+            continue  # written with it, after it
+        if claimed_at is not None:
+            raise EarlierEmailBeingSent(f"notification {pk} is being e-mailed before {notification_id}")
+        _send_one(pk)
 
 
 def _claim_email(notification_id: int) -> _Claim | None:
@@ -955,6 +1004,8 @@ def send_pending_emails(*, batch: int = 500) -> int:
     for notification_id in list(due):
         try:
             sent += email_notification(notification_id=notification_id)
+        except EarlierEmailBeingSent:
+            continue  # the next sweep, after the one being sent
         except (smtplib.SMTPException, OSError) as error:
             logger.warning("mail server unavailable, pending emails wait for the next sweep: %s", error)
             break
