@@ -348,7 +348,8 @@ _PENDING_BELLS = "_notifications_pending_bells"
 class _PendingBells:
     """The users whose bells one transaction changed: told once each, after its commit."""
 
-    def __init__(self) -> None:
+    def __init__(self, block: str | None) -> None:
+        self.block = block
         self.users: set[int] = set()
 
     def __call__(self) -> None:
@@ -376,11 +377,18 @@ def bells_changed(user_ids: Iterable[int]) -> None:
     if not connection_.in_atomic_block:
         _send_bells(sorted(users))
         return
+    # One send per outermost block of the change: the transaction, or the first savepoint of it
+    # when the caller's transaction holds several changes (a test's, a bulk script's).
+    block = connection_.savepoint_ids[0] if connection_.savepoint_ids else None
     pending: _PendingBells | None = getattr(connection_, _PENDING_BELLS, None)
-    # Registered in this transaction still? Gone once it committed or rolled back (or the
-    # savepoint it was registered in did): then a new one.
-    if pending is None or not any(entry[1] is pending for entry in connection_.run_on_commit):
-        pending = _PendingBells()
+    # Registered in this block still? Gone once it committed or rolled back (or the savepoint
+    # it was registered in did): then a new one.
+    if (
+        pending is None
+        or pending.block != block
+        or not any(entry[1] is pending for entry in connection_.run_on_commit)
+    ):
+        pending = _PendingBells(block)
         setattr(connection_, _PENDING_BELLS, pending)
         transaction.on_commit(pending)
     pending.users |= users

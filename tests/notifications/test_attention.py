@@ -192,3 +192,30 @@ def test_a_read_turn_folds_again_from_one_and_one_that_went_out_stays(queued: di
     rows = turns(bob, game)
     assert len(rows) == 2 and again.pk in {row.pk for row in rows}
     assert Notification.objects.get(pk=again.pk).emailed_at is not None
+
+
+def test_one_bell_event_per_player_per_change(
+    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Issue 29: a player who becomes waited for used to hear two bell events for one move (the
+    turn that flipped, then the notification written). Every caller in one transaction now adds
+    to one after-commit send: one event each, with the counts read after the commit."""
+    from durak_site import live
+
+    game, (alice, bob) = started_game(deal=LONGER_DEAL)
+    away(alice, bob)
+    heard: list[tuple[str, dict[str, int]]] = []
+    monkeypatch.setattr(
+        live,
+        "send",
+        lambda channel, kind, data: heard.append((channel, dict(data))) if kind == "bell" else None,
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        move(game, alice, {"type": "attack", "cards": ["6S"]})
+    assert len(turns(bob, game)) == 1  # bob's turn flipped and he got a "your move"
+    assert sorted(channel for channel, _counts in heard) == sorted(
+        [live.user_channel(alice.pk), live.user_channel(bob.pk)]
+    )
+    counts = dict(heard)
+    assert counts[live.user_channel(bob.pk)] == {"unread": 2, "waiting": 1, "optional": 0}
+    assert counts[live.user_channel(alice.pk)] == {"unread": 2, "waiting": 0, "optional": 1}
