@@ -180,6 +180,8 @@ def should_send(
         return False
     if kind in TURN_KINDS:  # while the game cannot go on without them (``Seat.must_move``)
         return seat is not None and seat.must_move and game.status == Game.Status.ACTIVE
+    if kind == Kind.CLAIM_POSSIBLE:  # while the game still waits for them
+        return seat is not None and seat.awaiting_move and game.status == Game.Status.ACTIVE
     return True
 
 

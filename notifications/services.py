@@ -532,11 +532,10 @@ def invited(*, game: Game, user: User, invited_by: User) -> None:
 
 def rematch_offered(*, game: Game, user: User, params: dict[str, Any]) -> None:
     """An offer of a rematch ("alice offers a rematch") after the finished ``game``
-    (``series.services.rematch_offer``).
-    An invitation to the next game: it follows the user's choices for invitations. ``params``:
-    ``game``, ``by``, ``preset`` and ``rematch`` (the series length proposed; 0 when the game's
-    series goes on)."""
-    notify(user=user, kind=Kind.INVITED, game=game, params=params)
+    (``series.services.rematch_offer``), a kind of its own (``Kind.REMATCH``, with its own
+    choices in the settings). ``params``: ``game``, ``by``, ``preset`` and ``rematch`` (the
+    series length proposed; 0 when the game's series goes on)."""
+    notify(user=user, kind=Kind.REMATCH, game=game, params=params)
 
 
 def game_seen(*, game_id: int, user_id: int) -> None:
@@ -617,6 +616,81 @@ def send_time_warnings(*, batch: int = 200) -> int:
                     )
                     written += 1
             Seat.objects.bulk_update(seats, ["warn_at"])
+    return written
+
+
+def send_claim_warnings(*, batch: int = 200) -> int:
+    """Tell each player a game without a clock has waited on so long that another may now claim
+    it (``Game.claim_warn_at`` passed, which every change of the game sets again: a new wait is
+    a new warning): one "a claim is possible" under the bell and by e-mail (and push) each,
+    naming who may claim and from when, **exactly once per wait**. The table says it too
+    (``games.leaving``). Returns how many warnings were written.
+
+    One short transaction per game, as ``send_time_warnings``: the game row with
+    ``skip_locked`` (a game a move holds is left to the next sweep; that move starts a new wait
+    anyway), re-checked under its lock, then the notifications; the warning moment is cleared
+    (or moved on, if the wait turns out to have started later) under the same lock, so two
+    sweeps at once never warn twice. The engine decides who may claim and against whom
+    (``claim_wait``, ``why_no_claim``, ``claim_against``)."""
+    written = 0
+    now = timezone.now()
+    due = Game.objects.filter(claim_warn_at__lte=now).order_by("claim_warn_at").values_list("pk", flat=True)
+    for game_id in list(due[:batch]):
+        with transaction.atomic():
+            game = (
+                Game.objects.select_for_update(skip_locked=True, no_key=True, of=("self",))
+                .filter(pk=game_id, claim_warn_at__lte=now)
+                .first()
+            )
+            if game is None:
+                continue
+            written += _warn_of_claims(game, now)
+    return written
+
+
+def _warn_of_claims(game: Game, now: datetime) -> int:
+    """Inside ``send_claim_warnings``'s transaction, ``game`` locked: the warnings of one game."""
+    if game.status != Game.Status.ACTIVE or game.move_time is not None or game.state is None:
+        game.claim_warn_at = None
+        game.save(update_fields=["claim_warn_at"])
+        return 0
+    engine = durak.Game.from_dict(game.state)
+    seats = list(with_notification_facts(Seat.objects.filter(game=game)).order_by("position"))
+    since = timeouts.waited_since(game, seats)
+    assert since is not None
+    waited = max(0, int((now - since).total_seconds()))
+    claimers = [p for p in range(engine.players) if engine.why_no_claim(p, waited=waited) is None]
+    if not claimers:  # the wait started later than the moment said (or nobody may claim)
+        waits = [wait for p in range(engine.players) if (wait := engine.claim_wait(p)) is not None]
+        later = since + timedelta(seconds=min(waits)) if waits else None
+        game.claim_warn_at = later if later is not None and later > now else None
+        game.save(update_fields=["claim_warn_at"])
+        return 0
+    by_position = {seat.position: seat for seat in seats}
+    possible_from = since + timedelta(
+        seconds=min(w for p in claimers if (w := engine.claim_wait(p)) is not None)
+    )
+    written = 0
+    for position in sorted({p for claimer in claimers for p in engine.claim_against(claimer)}):
+        seat = by_position.get(position)
+        if seat is None or seat.user.is_bot:
+            continue
+        names = [
+            by_position[claimer].user.name
+            for claimer in claimers
+            if claimer in by_position and position in engine.claim_against(claimer)
+        ]
+        notify(
+            user=seat.user,
+            kind=Kind.CLAIM_POSSIBLE,
+            game=game,
+            params={"game": game.pk, "by": names, "since": _iso(possible_from)},
+            seat=seat,
+            push_subscribed=_push_subscribed(seat),
+        )
+        written += 1
+    game.claim_warn_at = None
+    game.save(update_fields=["claim_warn_at"])
     return written
 
 

@@ -12,13 +12,13 @@ from django.db import migrations, models
 from django.db.models import Max, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
+import durak
+
 #: The claim wait of rules stored before it was an option (``durak.rules.ADDED_LATER``).
 DEFAULT_CLAIM_DAYS = 14
 
 
 def backfill(apps, schema_editor):  # type: ignore[no-untyped-def]
-    import durak
-
     Game = apps.get_model("games", "Game")
     Seat = apps.get_model("games", "Seat")
     Move = apps.get_model("games", "Move")
