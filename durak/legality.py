@@ -275,6 +275,17 @@ def waiting_for(position: Position) -> list[int]:
     return waiting
 
 
+def must_act(position: Position) -> list[int]:
+    """Of the players the game waits for (:func:`waiting_for`), those it cannot go on without:
+    the defender alone while cards lie unbeaten before them (the others may throw in meanwhile,
+    or not: the bout goes on either way); otherwise everyone it waits for (the attacker to lead,
+    the throwers whose "done" closes a bout that is beaten or taken). Public facts only."""
+    waiting = waiting_for(position)
+    if position.defender in waiting:
+        return [position.defender]
+    return waiting
+
+
 def bout_complete(position: Position) -> bool:
     """Every attack card is beaten, or the defender takes, and the bout waits for nobody to
     throw in: everyone allowed has passed (or asked not to be waited for), the limit is

@@ -593,7 +593,7 @@ class HistoryEntry:
     events: list[str]
     at: datetime | None
     mine: bool
-    #: Made by someone else since the reader last looked at the game.
+    #: Made by someone else and not yet seen by the reader on screen.
     new: bool
 
     @property
@@ -624,13 +624,14 @@ def history(
     *,
     me: int | None,
     names: Mapping[int, str],
-    since: datetime | None = None,
+    seen: int | None = None,
     outcome: durak.Outcome | None = None,
 ) -> History:
     """The public move log in words, newest first. ``moves``: ``Move`` rows (or anything with
     ``seq``, ``position``, ``action``, ``events``, ``created_at``), oldest first, as read at once.
-    ``since``: when the reader last looked; the others' moves after it are ``new``. ``outcome``:
-    the finished game's, told at its end as on the table."""
+    ``seen``: how many moves of the log the reader has seen on screen (``Seat.seen_moves``;
+    None: they never looked); the others' moves after those are ``new``. ``outcome``: the
+    finished game's, told at its end as on the table."""
     moves = list(moves)
     on_beaten = passes_on_beaten(moves)
     entries = []
@@ -649,9 +650,8 @@ def history(
                 mine=mine,
                 new=bool(
                     me is not None
-                    and since is not None
-                    and at is not None
-                    and at > since
+                    and seen is not None
+                    and move.seq > seen
                     and not mine
                     and durak.is_move(move.action["type"])  # a preference is no news
                 ),

@@ -112,14 +112,24 @@ def notification_text(kind: str, params: dict[str, Any], user: User) -> str:
     if kind == Kind.GAME_STARTED:
         return gettext("Game %(game)s has started: the cards are dealt.") % {"game": game}
     if kind == Kind.YOUR_MOVE:
-        text = gettext("Your move in game %(game)s.") % {"game": game}
+        times = int(params.get("times") or 1)  # the turns folded into one row (``services._write_turns``)
+        if times > 1:
+            text = ngettext(
+                "Your move in game %(game)s (%(count)d turn since you last looked).",
+                "Your move in game %(game)s (%(count)d turns since you last looked).",
+                times,
+            ) % {"game": game, "count": times}
+        else:
+            text = gettext("Your move in game %(game)s.") % {"game": game}
         if params.get("deadline"):
             text += " " + gettext("You have until %(deadline)s.") % {
                 "deadline": _moment(params["deadline"], user)
             }
         return text
-    if kind == Kind.INVITED and "rematch" in params:
+    if kind == Kind.REMATCH:
         return _rematch(params)
+    if kind == Kind.CLAIM_POSSIBLE:
+        return _claim_possible(params, user)
     if kind == Kind.INVITED:
         return gettext("%(name)s invites you to game %(game)s (%(preset)s).") % {
             "name": params.get("by", ""),
@@ -150,6 +160,25 @@ def _rematch(params: dict[str, Any]) -> str:
     return text
 
 
+def _claim_possible(params: dict[str, Any], user: User) -> str:
+    """The game waited on the reader so long that the others (``params["by"]``, the players who
+    may claim it) may now end it, as if the reader had resigned."""
+    by = [str(name) for name in params.get("by") or []]
+    facts = {
+        "names": ", ".join(by),
+        "game": params.get("game", ""),
+        "since": _moment(params.get("since"), user),
+    }
+    return (
+        ngettext(
+            "%(names)s may claim game %(game)s from %(since)s: if you do not move, it ends as if you had resigned.",
+            "%(names)s may claim game %(game)s from %(since)s: if you do not move, it ends as if you had resigned.",
+            max(1, len(by)),
+        )
+        % facts
+    )
+
+
 def _first_reminder(params: dict[str, Any]) -> bool:
     """A "time almost up" reminder sent at half the move time (``params["share"]``), not the last."""
     return int(params.get("share") or 90) < 90
@@ -166,7 +195,7 @@ def subject(kind: str, game: object, params: dict[str, Any] | None = None) -> st
     """An email's subject line, in the active language (``params``: the notification's facts)."""
     if kind == Kind.TIME_LOW and _first_reminder(params or {}):
         return gettext("Half of your move time is gone in game %(game)s") % {"game": game}
-    if kind == Kind.INVITED and "rematch" in (params or {}):
+    if kind == Kind.REMATCH:
         return gettext("%(name)s offers a rematch after game %(game)s") % {
             "name": (params or {}).get("by", ""),
             "game": game,
@@ -177,5 +206,6 @@ def subject(kind: str, game: object, params: dict[str, Any] | None = None) -> st
         Kind.INVITED: gettext("You are invited to game %(game)s"),
         Kind.GAME_FINISHED: gettext("Game %(game)s is over"),
         Kind.TIME_LOW: gettext("Time is almost up in game %(game)s"),
+        Kind.CLAIM_POSSIBLE: gettext("Game %(game)s may be claimed: it waits for your move"),
     }
     return subjects[Kind(kind)] % {"game": game}
