@@ -164,7 +164,7 @@ def test_counter_title_and_sound_follow_the_other_players_moves(
     phone.goto(f"{live_server.url}/leaderboard/")
     expect(phone).to_have_title("(2) Ваш ход · Рейтинг · durak online")
     link = phone.locator("#turn-counter a")
-    expect(link).to_have_attribute("aria-label", "2 игры ждут вашего хода")
+    expect(link).to_have_attribute("aria-label", "ваш ход: 2 игры ждут")
     box = link.bounding_box()
     assert (
         box is not None

@@ -266,7 +266,7 @@ def test_one_game_waiting() -> None:
     assert shown_count(lobby) == 1
     assert title(lobby) == "(1) Your move · Lobby · durak online"
     assert next_game_link(lobby) == game.pk
-    assert "1 game waiting for your move" in counter(lobby)
+    assert "your move: 1 game waiting" in counter(lobby)
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert shown_count(page) == 1
     assert title(page) == f"(1) Your move · Game {game.pk} · durak online"
@@ -282,7 +282,7 @@ def test_two_games_waiting() -> None:
     lobby = client.get(LOBBY).content.decode()
     assert shown_count(lobby) == 2
     assert title(lobby).startswith("(2) Your move · ")
-    assert "2 games waiting for your move" in counter(lobby)
+    assert "your move: 2 games waiting" in counter(lobby)
     assert next_game_link(lobby) == sooner.pk
     on_sooner = client.get(reverse("games:detail", args=[sooner.pk])).content.decode()
     assert next_game_link(on_sooner) == later.pk
@@ -295,7 +295,7 @@ def test_two_games_waiting() -> None:
         client.cookies["django_language"] = "ru"
         russian = client.get(LOBBY, headers={"Accept-Language": "ru"}).content.decode()
     assert title(russian).startswith("(2) Ваш ход · ")
-    assert "2 игры ждут вашего хода" in counter(russian)
+    assert "ваш ход: 2 игры ждут" in counter(russian)
 
 
 def test_a_spectator_never_sees_the_players_turns() -> None:
