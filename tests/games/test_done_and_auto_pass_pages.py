@@ -119,7 +119,10 @@ def test_the_toggle_posts_through_the_move_path_and_the_bout_stops_waiting() -> 
     seen = page(carla, game)
     assert preference_buttons(seen) == [{"type": "auto_pass", "on": False}]
     assert ">Stop passing on throw-ins</button>" in seen and "You pass on throw-ins: no bout waits for you" in seen
-    assert "passes on throw-ins" in page(client_for(users[0]), game)  # public: the others see it
+    others = page(client_for(users[0]), game)
+    assert "passes on throw-ins" in others  # public: the others see it
+    assert f"{users[2].name} passes on throw-ins." in others  # the history says it in the same words
+    assert "You pass on throw-ins." in seen
 
     services.make_move(
         user=users[0],
