@@ -169,9 +169,7 @@ def _mine(action: Mapping[str, Any], kind: str) -> str:
         "take": lambda: _("You take the cards."),
         "pass": lambda: _("You: done."),  # the button's word ("Done", «Пас»)
         "auto_pass": lambda: (
-            _("You pass on throw-ins.")
-            if action.get("on")
-            else _("You no longer pass on throw-ins.")
+            _("You pass on throw-ins.") if action.get("on") else _("You no longer pass on throw-ins.")
         ),
         "swap_trump": lambda: _("You swap the trump card."),
         "reverse": lambda: _("You reverse the direction of play."),

@@ -118,7 +118,10 @@ def test_the_toggle_posts_through_the_move_path_and_the_bout_stops_waiting() -> 
 
     seen = page(carla, game)
     assert preference_buttons(seen) == [{"type": "auto_pass", "on": False}]
-    assert ">Stop passing on throw-ins</button>" in seen and "You pass on throw-ins: no bout waits for you" in seen
+    assert (
+        ">Stop passing on throw-ins</button>" in seen
+        and "You pass on throw-ins: no bout waits for you" in seen
+    )
     others = page(client_for(users[0]), game)
     assert "passes on throw-ins" in others  # public: the others see it
     assert f"{users[2].name} passes on throw-ins." in others  # the history says it in the same words
@@ -142,8 +145,8 @@ def test_the_toggle_posts_through_the_move_path_and_the_bout_stops_waiting() -> 
 def test_the_toggle_in_russian_and_for_whom_it_is_not_offered() -> None:
     game, users = started_game(players=3, deal=THREE_DEAL)
     seen = page(client_for(users[1]), game, "ru")
-    assert ">Не подкидывать</button>" in seen
+    assert ">Не подкидывать</button>" in seen  # noqa: RUF001 (Russian)
     assert "Если включить, ни один ход не будет ждать ваших подкидываний" in seen
-    assert "Pass on throw-ins" not in seen and "Не ждать, подкину ли я" not in seen
+    assert "Pass on throw-ins" not in seen and "Не ждать, подкину ли я" not in seen  # noqa: RUF001
     # a spectator has no seat and no toggle
     assert preference_buttons(page(Client(), game)) == []
