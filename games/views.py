@@ -235,6 +235,7 @@ def _render_game(
             seen.position,
             last_action=last.action if last is not None else None,
             last_position=last.position if last is not None else None,
+            hand_order=getattr(request.user, "hand_order", "suit_trumps_last"),
         )
     context: dict[str, Any] = {
         "game": game,

@@ -7,7 +7,7 @@ from typing import Any
 from .. import words
 from . import engine, results, seats, situation
 from .actions import ActionButton, action_button, auto_pass_action, group_suit_choices
-from .cards import suit_name
+from .cards import order_hand, suit_name
 from .enchanted import CardMarks, Spell, card_marks, spells
 from .seats import Player
 
@@ -41,10 +41,12 @@ class Table:
     last_move_line: str = ""
     #: My team's index in a team game (``durak.Game.team_of``), else None.
     my_team: int | None = None
+    #: How I hold my hand (``accounts.models.HAND_ORDERS``; ``cards.order_hand``).
+    hand_order: str = "suit_trumps_last"
 
     @property
     def hand(self) -> list[str]:
-        return list(self.view.get("hand") or [])
+        return order_hand(list(self.view.get("hand") or []), self.view.get("trump"), self.hand_order)
 
     @property
     def playable(self) -> set[str]:
@@ -158,8 +160,10 @@ def build_table(
     *,
     last_action: dict[str, Any] | None = None,
     last_position: int | None = None,
+    hand_order: str = "suit_trumps_last",
 ) -> Table:
-    """``last_action``/``last_position``: the game's last public move (``Move.action``), told in words."""
+    """``last_action``/``last_position``: the game's last public move (``Move.action``), told in
+    words; ``hand_order``: the viewer's choice of how to hold their hand."""
 
     def name(position: int | None) -> str:
         return words.seat_word(position, me=me, names=names)
@@ -183,4 +187,5 @@ def build_table(
         situation_line=situation.situation_line(view, me, name),
         last_move_line=last_move_line(last_action, last_position, me, names, _cards_in_sight(view)),
         my_team=game.team_of(me) if game is not None and me is not None else None,
+        hand_order=hand_order,
     )
