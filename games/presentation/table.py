@@ -113,7 +113,7 @@ class Table:
 
     @property
     def thinking_line(self) -> str:
-        """"Computer (beginner) is thinking…", while a computer's move is due."""
+        """The line "Computer (beginner) is thinking…", while a computer's move is due."""
         names = [player.name for player in self.thinking]
         if not names:
             return ""
