@@ -224,7 +224,8 @@
 
   // --- Sending…: while a move is on its way, the controls are disabled (and the form's hx-sync
   // drops a second submit meanwhile).
-  const isBoard = (el) => !!(el && el.matches && el.matches("#table form.board"));
+  // The table's move form (no longer in the page once its answer is swapped in: no "#table").
+  const isBoard = (el) => !!(el && el.matches && el.matches("form.board"));
   let sending = null; // what the move on its way posts: { action, version, label }
 
   function buttonWords(button) {
@@ -239,8 +240,8 @@
     const actions = values.getAll ? values.getAll("action") : [values.action];
     const action = actions[actions.length - 1] || "";
     const version = values.get ? values.get("expected_version") : values.expected_version;
-    const label = retrying ? unsent && unsent.label : buttonWords(lastActionButton);
-    sending = { action, version, label: label || (unsent && unsent.label) || "" };
+    const label = retrying && unsent ? unsent.label : buttonWords(lastActionButton);
+    sending = { action, version, label };
   });
 
   document.addEventListener("htmx:beforeRequest", (event) => {
@@ -302,6 +303,8 @@
   function forgetUnsent() {
     unsent = null;
     const box = unsentBox();
+    const retry = box && box.querySelector(".unsent-retry");
+    if (retry) retry.disabled = false;
     if (!box || box.hidden) return;
     box.hidden = true;
     placeUnsent();
@@ -311,7 +314,6 @@
     const again = !!unsent && !!sending && unsent.action === sending.action;
     if (sending && sending.action) unsent = sending;
     sending = null;
-    retrying = false;
     const game = table();
     if (game) clearPick(game);
     showUnsent(again);
@@ -321,11 +323,16 @@
     if (!event.target.closest("#unsent .unsent-retry") || !unsent || !window.htmx) return;
     const form = document.querySelector("#table form.board");
     if (!form || table().classList.contains("sending")) return;
+    // htmx asks (htmx:confirm) and reads the values (htmx:configRequest) before ajax() returns.
     retrying = true;
-    htmx.ajax("POST", form.getAttribute("hx-post"), {
-      source: form,
-      values: { action: unsent.action, expected_version: unsent.version },
-    });
+    try {
+      htmx.ajax("POST", form.getAttribute("hx-post"), {
+        source: form,
+        values: { action: unsent.action, expected_version: unsent.version },
+      });
+    } finally {
+      retrying = false;
+    }
   });
 
   // --- Connection notices: polling errors show "Connection lost: retrying…", the first answer after
@@ -372,7 +379,6 @@
       // Answered (played, or refused with the reason on the table): nothing is left unsent.
       forgetUnsent();
       sending = null;
-      retrying = false;
     }
     if (answered && !event.detail.successful) endSending();
   });
@@ -399,6 +405,7 @@
       : null;
     selection = [];
     pendingRequest = null;
+    if (own) forgetUnsent(); // answered: played, or refused with the reason on the table
     // Take the unsent move's box out of the old dock before it goes.
     const box = unsentBox();
     const home = document.getElementById("unsent-home");
