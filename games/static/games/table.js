@@ -455,7 +455,7 @@
     const region = document.getElementById("announcer");
     if (!game || !region) return;
     let text = game.dataset.announce || "";
-    const status = game.querySelector("#table-status");
+    const status = game.querySelector("#table-status strong"); // whose move: "Waiting for bob."
     const statusText = status ? status.textContent.replace(/\s+/g, " ").trim() : "";
     if (afterMove && statusText && !text.includes(statusText)) text = (text + " " + statusText).trim();
     const key = game.dataset.version + "|" + text;
