@@ -33,6 +33,16 @@ BOT_LEVELS = [
 ]
 
 
+#: The orders a player may choose for their hand on the table: grouped by suit or by rank, the
+#: trumps at the end or at the start.
+HAND_ORDERS = [
+    ("suit_trumps_last", _("By suit, trumps last")),
+    ("suit_trumps_first", _("By suit, trumps first")),
+    ("rank_trumps_last", _("By rank, trumps last")),
+    ("rank_trumps_first", _("By rank, trumps first")),
+]
+
+
 # django-stubs cannot type the reverse relation of ApiToken.user: it comes from knox's untyped base.
 class User(AbstractUser):  # type: ignore[django-manager-missing]
     """A player. Its own model from the first migration, so fields can be added later."""
@@ -86,6 +96,15 @@ class User(AbstractUser):  # type: ignore[django-manager-missing]
         ],
         default="correspondence",
         help_text=_("Ask before a move is sent, so a slip of the thumb costs nothing."),
+    )
+    #: How the table lays out the player's hand (``games.presentation.cards.order_hand``); the
+    #: engine's own order is the first.
+    hand_order = models.CharField(
+        _("order of my hand"),
+        max_length=24,
+        choices=HAND_ORDERS,
+        default="suit_trumps_last",
+        help_text=_("How the cards in your hand are sorted on the table."),
     )
     turn_sound = models.BooleanField(
         _("sound on my turn"),

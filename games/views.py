@@ -254,6 +254,8 @@ def _render_game(
             last_action=last.action if last is not None else None,
             last_position=last.position if last is not None else None,
             last_all_beaten=last is not None and last.seq in words.passes_on_beaten(moves),
+            hand_order=getattr(request.user, "hand_order", "suit_trumps_last"),
+            computers=frozenset(seat.position for seat in seats if seat.user.is_bot),
         )
     context: dict[str, Any] = {
         "game": game,

@@ -172,9 +172,7 @@ def _mine(action: Mapping[str, Any], kind: str, all_beaten: bool = False) -> str
         "take": lambda: _("You take the cards."),
         "pass": lambda: _("You: done."),  # the button's word ("Done", «Пас»)
         "auto_pass": lambda: (
-            _("You asked not to be waited for to throw in.")
-            if action.get("on")
-            else _("You asked to be waited for to throw in again.")
+            _("You pass on throw-ins.") if action.get("on") else _("You no longer pass on throw-ins.")
         ),
         "swap_trump": lambda: _("You swap the trump card."),
         "reverse": lambda: _("You reverse the direction of play."),
@@ -206,9 +204,9 @@ def _theirs(action: Mapping[str, Any], kind: str, name: str, all_beaten: bool = 
         "take": lambda: _("%(name)s takes the cards."),
         "pass": lambda: _("%(name)s: done."),
         "auto_pass": lambda: (
-            _("%(name)s asked not to be waited for to throw in.")
+            _("%(name)s passes on throw-ins.")
             if action.get("on")
-            else _("%(name)s asked to be waited for to throw in again.")
+            else _("%(name)s no longer passes on throw-ins.")
         ),
         "swap_trump": lambda: _("%(name)s swaps the trump card."),
         "reverse": lambda: _("%(name)s reverses the direction of play."),

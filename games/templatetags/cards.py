@@ -28,6 +28,10 @@ def card(code: str, extra_class: str = "", table: Table | None = None) -> dict[s
         name = _("%(card)s, enchanted") % {"card": name}
         if marks.note:
             name = f"{name}, {marks.note}"
+    # The last move's cards on the table, marked until the next move (presentation.Table.last_played).
+    last = table is not None and extra_class in ("attack", "defence") and code in table.last_played
+    if last:
+        name = _("%(card)s, the last move") % {"card": name}
     rank = durak.card_rank(code)
     return {
         "marks": marks,
@@ -39,7 +43,7 @@ def card(code: str, extra_class: str = "", table: Table | None = None) -> dict[s
         "label": name,
         "pretty": durak.pretty(code),
         "colour": presentation.suit_colour(suit),
-        "extra_class": extra_class,
+        "extra_class": f"{extra_class} last-played" if last else extra_class,
     }
 
 
