@@ -211,15 +211,13 @@ def build_table(
     last_action: dict[str, Any] | None = None,
     last_position: int | None = None,
     last_all_beaten: bool = False,
-) -> Table:
-    """``last_action``/``last_position``: the game's last public move (``Move.action``), told in
-    words; ``last_all_beaten``: it was a pass made when every card was beaten."""
     hand_order: str = "suit_trumps_last",
     computers: frozenset[int] = frozenset(),
 ) -> Table:
     """``last_action``/``last_position``: the game's last public move (``Move.action``), told in
-    words and its cards marked while they lie on the table; ``hand_order``: the viewer's choice of
-    how to hold their hand; ``computers``: the seats of computer players."""
+    words and its cards marked while they lie on the table; ``last_all_beaten``: it was a pass
+    made when every card was beaten; ``hand_order``: the viewer's choice of how to hold their
+    hand; ``computers``: the seats of computer players."""
 
     def name(position: int | None) -> str:
         return words.seat_word(position, me=me, names=names)
