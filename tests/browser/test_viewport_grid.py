@@ -215,3 +215,36 @@ def test_every_actionable_element_is_in_sight_on_every_viewport(
     # 12 states x 6 viewports, each with its header, table, history and chat.
     assert checked > 12 * 6 * 20, f"only {checked} elements checked"
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:80])
+
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def test_the_laptop_table_with_every_button_clear(browser: Browser, live_server: Any) -> None:
+    """The issue's case at 1280x800: a thrower picks a card; its "Throw in" target, below the
+    table, is in sight above the docked hand, and so is "Done", with the keyboard and from the
+    top of the page without scrolling. The picture is docs/screenshots/table-1280x800.png."""
+    state = BUILD["thrower"](6)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    log_in(page, live_server, state.viewer, "en")
+    page.goto(f"{live_server.url}/games/{state.game.pk}/")
+    page.wait_for_selector("html.js #table .situation")
+    page.locator('#table .hand [data-pick="7H"]').focus()
+    page.keyboard.press("Enter")
+    focused, wrong = page.evaluate(FOCUSED_JS)
+    assert focused == "Throw in 7♥" and wrong is None, (focused, wrong)
+    page.keyboard.press("Escape")
+    # The whole table fits the screen: from the top of the page, with no scrolling, a click picks
+    # the card and its target and "Done" are in sight.
+    page.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
+    page.locator('#table .hand [data-pick="7H"]').click()
+    assert page.evaluate("window.scrollY") == 0
+    target = page.locator("#table .card-action.armed")
+    assert target.count() == 1 and target.evaluate(CHECK_JS) is None, target.evaluate(CHECK_JS)
+    done = page.locator("#table .other-actions button")
+    assert done.count() == 1 and done.evaluate(CHECK_JS) is None
+    page.mouse.move(0, 0)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "table-1280x800.png"))
+    context.close()
