@@ -53,11 +53,8 @@ class Rules:
     deck_size: DeckSize = field(default=36, metadata={"help": gettext_noop("Cards in the deck")})
     hand_size: int = field(
         default=6,
-        metadata={
-            "help": gettext_noop("Cards dealt to each player, and drawn back up to"),
-            "min": 1,
-            "max": 26,
-        },
+        # Its bounds depend on the deck: the rules' own check says them ("between 1 and 18").
+        metadata={"help": gettext_noop("Cards dealt to each player, and drawn back up to")},
     )
     max_attack: int | None = field(
         default=6,
@@ -337,9 +334,9 @@ class Rules:
         API's schema; a number's ``min`` and ``max`` (which values fit together, such as a hand
         for the deck, is the rules' own check).
 
-        >>> hand = next(o for o in Rules.describe_options() if o["name"] == "hand_size")
-        >>> hand["type"], hand["min"], hand["max"]
-        ('int', 1, 26)
+        >>> days = next(o for o in Rules.describe_options() if o["name"] == "claim_after_days")
+        >>> days["type"], days["min"], days["max"]
+        ('int', 1, 365)
         """
         described = []
         defaults = cls().to_dict()

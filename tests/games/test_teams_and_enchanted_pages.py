@@ -75,9 +75,7 @@ def test_the_lobby_form_makes_a_team_game_only_for_a_player_count_the_rules_allo
     refused = create_from_lobby(creator, num_players="3", opt_teams="partners")
     assert refused.status_code == 400
     # The engine's refusal as a sentence, on the players field and in the summary at the top.
-    assert "Team play with these rules is for 4 or 6 players, not 3." in html.unescape(
-        refused.content.decode()
-    )
+    assert "Team play with these rules is for 4/6 players, not 3." in html.unescape(refused.content.decode())
     assert not Game.objects.exists()
 
     made = create_from_lobby(creator, num_players="4", opt_teams="black_book")
