@@ -101,11 +101,15 @@ def serve(args: list[str]) -> int:
         flush=True,
     )
     env["PATH"] = str(Path(python).parent) + os.pathsep + env.get("PATH", "")
-    honcho = [python, "-m", "honcho", "-f", str(ROOT / "Procfile"), "start", "-p", port, *args]
-    try:
-        return subprocess.run(honcho, cwd=ROOT, env=env).returncode
-    except KeyboardInterrupt:
-        return 0
+    # honcho, stopping each process as it expects (durak_site/procfile.py).
+    honcho = [python, "-m", "durak_site.procfile", "-f", str(ROOT / "Procfile"), "start", "-p", port, *args]
+    manager = subprocess.Popen(honcho, cwd=ROOT, env=env)
+    while True:
+        try:
+            manager.wait()
+        except KeyboardInterrupt:
+            continue  # Ctrl-C reached honcho too: it is stopping the processes; wait until it has
+        return 0 if manager.returncode in (0, 130, 143) else manager.returncode
 
 
 def test(args: list[str]) -> int:

@@ -1,13 +1,15 @@
 """Forms of the accounts: a new API token (the tokens page), "sound on my turn" (the settings page),
-the time zone (a choice of the IANA zones, on the settings page and at sign-up)."""
+the time zone (a choice of the IANA zones named in the reader's language, on the settings page
+and at sign-up)."""
 
 import zoneinfo
-from functools import cache
 from typing import Any
 
 from django import forms
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+
+from durak_site import zones
 
 from .models import User
 
@@ -41,36 +43,25 @@ class TurnSoundForm(forms.ModelForm):  # type: ignore[type-arg]
         fields = ["turn_sound"]
 
 
-@cache
 def time_zone_choices() -> list[tuple[str, list[tuple[str, str]]] | tuple[str, str]]:
-    """The IANA zones (``zoneinfo.available_timezones()``) for a select: UTC first, then one
-    group per region ("Europe", "America", ...), each zone named by its city ("Europe/Moscow"
-    reads "Moscow"). The legacy names without a region ("EST5EDT", "Japan") are left out, and
-    so are the ``Etc/`` offsets, which read backwards (``Etc/GMT-3`` is three hours ahead).
+    """The zones for a select, in the reader's language (``durak_site.zones``): UTC first, then
+    one group per part of the world, each zone named by its city and country ("Europe/Moscow"
+    reads «Москва, Россия» to a Russian reader).
 
-    >>> choices = time_zone_choices()
+    >>> from django.utils import translation
+    >>> with translation.override("en"):
+    ...     choices = time_zone_choices()
     >>> choices[0]
     ('UTC', 'UTC')
     >>> dict(dict(choices[1:])["Europe"])["Europe/Moscow"]
-    'Moscow'
+    'Moscow, Russia'
     """
-    return [("UTC", "UTC"), *sorted(_zone_groups().items())]
-
-
-@cache
-def _zone_groups() -> dict[str, list[tuple[str, str]]]:
-    groups: dict[str, list[tuple[str, str]]] = {}
-    for name in sorted(zoneinfo.available_timezones()):
-        region, _slash, city = name.partition("/")
-        if not city or region in ("Etc", "SystemV", "US", "Brazil", "Canada", "Chile", "Mexico"):
-            continue
-        groups.setdefault(region, []).append((name, city.replace("_", " ").replace("/", " / ")))
-    return groups
+    return zones.zone_choices(get_language() or "en")
 
 
 def listed_time_zones() -> set[str]:
     """The zones the select lists."""
-    return {"UTC"} | {value for zones in _zone_groups().values() for value, _label in zones}
+    return {"UTC", *zones.listed_zones()}
 
 
 class TimeZoneField(forms.ChoiceField):
@@ -79,11 +70,9 @@ class TimeZoneField(forms.ChoiceField):
     model takes (a player's older free-text "US/Eastern") stays valid and is offered."""
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("label", _("time zone"))
+        kwargs.setdefault("label", _("Time zone"))
         kwargs.setdefault("initial", "UTC")
-        kwargs.setdefault(
-            "error_messages", {"invalid_choice": _("%(value)r is not a time zone (e.g. Europe/Moscow).")}
-        )
+        kwargs.setdefault("error_messages", {"invalid_choice": _("Choose a time zone from the list.")})
         super().__init__(choices=time_zone_choices, **kwargs)
 
     def valid_value(self, value: Any) -> bool:
@@ -92,7 +81,7 @@ class TimeZoneField(forms.ChoiceField):
     def keep(self, current: str) -> None:
         """Offer ``current`` too when the list leaves it out (so the select shows it)."""
         if current and current not in listed_time_zones():
-            self.choices = [(current, current), *time_zone_choices()]
+            self.choices = [(current, zones.zone_label(current)), *time_zone_choices()]
 
 
 class SignupTimeZoneForm(forms.Form):

@@ -1,5 +1,7 @@
 """What a locked-out visitor sees (``AXES_LOCKOUT_CALLABLE``): the site's own page, in the
-visitor's language, saying when the account may be tried again from their address; still a 429.
+visitor's language, saying when the account may be tried again from their address, in the
+visitor's time zone (their browser's, ``durak_site.dates.browser_zone``); still a 429. Every try
+while the lock lasts gets it (``accounts.adapter.AccountAdapter.pre_authenticate``).
 
 An API client (``/api/``) and a script asking by ``XMLHttpRequest`` get JSON instead, as
 django-axes answers them.
@@ -18,6 +20,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from durak_site import dates
 from durak_site.addresses import client_address
 
 from .lockout import axes_username
@@ -70,7 +73,12 @@ def lockout_response(
     response = render(
         request,
         "accounts/lockout.html",
-        {"retry_at": until, "failure_limit": get_failure_limit(request, credentials)},
+        {
+            "retry_at": until,
+            "failure_limit": get_failure_limit(request, credentials),
+            # The reader's zone by its name in their language (a visitor's: their browser's).
+            "zone": dates.zone_name(timezone.get_current_timezone()),
+        },
         status=status,
     )
     response["Retry-After"] = str(seconds)

@@ -9,13 +9,16 @@ from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken
 from knox.settings import CONSTANTS
 
+from .computers import bot_number, computer_name
 from .names import display_name_skeleton, name_skeleton, validate_not_lookalike
 
 
 def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
         raise ValidationError(
-            _("%(value)r is not a time zone (e.g. Europe/Moscow)."), code="time_zone", params={"value": value}
+            _("“%(value)s” is not a time zone (e.g. Europe/Moscow)."),
+            code="time_zone",
+            params={"value": value},
         )
 
 
@@ -27,6 +30,16 @@ BOT_LEVELS = [
     ("random", _("beginner (random)")),
     ("rules", _("rule of thumb")),
     ("search", _("search (strongest)")),
+]
+
+
+#: The orders a player may choose for their hand on the table: grouped by suit or by rank, the
+#: trumps at the end or at the start.
+HAND_ORDERS = [
+    ("suit_trumps_last", _("By suit, trumps last")),
+    ("suit_trumps_first", _("By suit, trumps first")),
+    ("rank_trumps_last", _("By rank, trumps last")),
+    ("rank_trumps_first", _("By rank, trumps first")),
 ]
 
 
@@ -84,6 +97,15 @@ class User(AbstractUser):  # type: ignore[django-manager-missing]
         default="correspondence",
         help_text=_("Ask before a move is sent, so a slip of the thumb costs nothing."),
     )
+    #: How the table lays out the player's hand (``games.presentation.cards.order_hand``); the
+    #: engine's own order is the first.
+    hand_order = models.CharField(
+        _("order of my hand"),
+        max_length=24,
+        choices=HAND_ORDERS,
+        default="suit_trumps_last",
+        help_text=_("How the cards in your hand are sorted on the table."),
+    )
     turn_sound = models.BooleanField(
         _("sound on my turn"),
         default=False,
@@ -128,7 +150,11 @@ class User(AbstractUser):  # type: ignore[django-manager-missing]
 
     @property
     def name(self) -> str:
-        """What others see: the display name if one is set, else the user name."""
+        """What others see: the display name if one is set, else the user name; a computer
+        player's name and level in the reader's language ("Masha (rule of thumb)":
+        ``accounts.computers``), never its account's user name."""
+        if self.is_bot:
+            return computer_name(self.bot_level, bot_number(self.username))
         return self.display_name or self.username
 
     @property

@@ -16,7 +16,7 @@ from rest_framework import serializers
 
 import durak
 from durak import schema
-from durak.rules import ADDED_LATER, MAX_CLAIM_DAYS
+from durak.rules import ADDED_LATER
 from games.forms import OPTION_INT_MAX
 
 CARD_PATTERN = rf"^(?:{'|'.join(durak.RANKS)})[{''.join(durak.SUITS)}]$"
@@ -40,12 +40,19 @@ def _option_field(option: dict[str, Any], *, required: bool) -> AnyField:
     kind = option["type"]
     if kind == "bool":
         return serializers.BooleanField(**common)
-    if kind == "int":
-        # Days before a claim may go up to a year; every other count stays within the largest deck.
-        most = MAX_CLAIM_DAYS if option["name"] == "claim_after_days" else OPTION_INT_MAX
-        return serializers.IntegerField(min_value=0, max_value=most, **common)
-    if kind == "optional_int":
-        return serializers.IntegerField(allow_null=True, min_value=0, max_value=OPTION_INT_MAX, **common)
+    if kind in ("int", "optional_int"):
+        # The engine's bounds of the number (``Rules.describe_options``), as the HTML form has them.
+        return serializers.IntegerField(
+            allow_null=kind == "optional_int",
+            min_value=option.get("min"),
+            max_value=option.get("max") or OPTION_INT_MAX,
+            error_messages={
+                "min_value": _("Must be at least {min_value}."),
+                "max_value": _("Must be at most {max_value}."),
+                "invalid": _("Must be a whole number."),
+            },
+            **common,
+        )
     if kind == "choice":
         return serializers.ChoiceField(choices=list(option["choices"]), **common)
     if kind == "ranks":

@@ -45,7 +45,10 @@ sys.path.insert(0, str(ROOT))
 DATABASE_URL = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/durak_bench_notify")
 BROKER_URL = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/7")
 POLL_SECONDS = 2
-HTMX = {"HX-Request": "true"}
+#: Every request of a page on the screen says so, as ``static/js/live.js`` makes it (issue 29).
+HTMX = {"HX-Request": "true", "X-Page-Visible": "1"}
+#: How often the page tells the server it is open and visible (``games.services.PRESENCE_HEARTBEAT``).
+PRESENCE_SECONDS = 25
 
 
 def free_port() -> int:
@@ -167,6 +170,9 @@ class Page:
         response = self.client.get(reverse("games:detail", args=[game_id]))
         assert response.status_code == 200, response.status_code
         self.version = self._version(response.content.decode()) or 0
+        # The page's word that it is open and visible (404 on code older than issue 29: ignored).
+        self.presence = f"/games/{game_id}/presence/"
+        self.present()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
@@ -175,11 +181,18 @@ class Page:
         found = re.search(r"/poll/\?version=(\d+)", page)
         return int(found[1]) if found else None
 
+    def present(self) -> None:
+        self.client.post(self.presence, {"visible": "1", "version": self.version})
+
     def _run(self) -> None:
         from django.db import connection
 
+        last_said = time.monotonic()
         try:
             while not self.stopped.wait(POLL_SECONDS):
+                if time.monotonic() - last_said >= PRESENCE_SECONDS:
+                    self.present()
+                    last_said = time.monotonic()
                 response = self.client.get(f"{self.url}?version={self.version}", headers=HTMX)
                 self.polls[response.status_code] += 1
                 if response.status_code == 200:
@@ -264,6 +277,10 @@ def play(seconds: float, seed: int, after: float, service: Any, mailbox: Mailbox
         "seconds played": round(played),
         "status": game.status,
         "notifications written": dict(written),
+        "your move rows (alice, bob)": (
+            Notification.objects.filter(game=game, user=alice, kind="your_move").count(),
+            Notification.objects.filter(game=game, user=bob, kind="your_move").count(),
+        ),
         "unread under the bell (alice, bob)": (
             Notification.objects.filter(user=alice, read_at__isnull=True).count(),
             Notification.objects.filter(user=bob, read_at__isnull=True).count(),

@@ -46,7 +46,11 @@ def chat_post(*, user: User, game: Game, text: str) -> ChatMessage:
         raise ChatError(_("Messages are one line of text, without control characters."))
     if len(text) > MAX_LENGTH:
         raise ChatError(
-            _("Messages are at most %(max)s characters long (%(given)s given).")
+            ngettext(
+                "Messages are at most %(max)s character long (%(given)s given).",
+                "Messages are at most %(max)s characters long (%(given)s given).",
+                MAX_LENGTH,
+            )
             % {"max": MAX_LENGTH, "given": len(text)}
         )
     User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
@@ -58,11 +62,17 @@ def chat_post(*, user: User, game: Game, text: str) -> ChatMessage:
     if recent >= settings.CHAT_FLOOD_MESSAGES:
         raise ChatRefused(
             ngettext(
-                "Slow down: at most %(messages)s messages in %(seconds)s second.",
-                "Slow down: at most %(messages)s messages in %(seconds)s seconds.",
+                "Slow down: %(at_most)s in %(seconds)s second.",
+                "Slow down: %(at_most)s in %(seconds)s seconds.",
                 settings.CHAT_FLOOD_SECONDS,
             )
-            % {"messages": settings.CHAT_FLOOD_MESSAGES, "seconds": settings.CHAT_FLOOD_SECONDS}
+            % {
+                "at_most": ngettext(
+                    "at most %(count)s message", "at most %(count)s messages", settings.CHAT_FLOOD_MESSAGES
+                )
+                % {"count": settings.CHAT_FLOOD_MESSAGES},
+                "seconds": settings.CHAT_FLOOD_SECONDS,
+            }
         )
     message = ChatMessage.objects.create(
         game=game, author=user, channel=channel_for(game=game, user=user), text=text

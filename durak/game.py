@@ -64,12 +64,13 @@ from durak.legality import (
     claim_against,
     legal_actions,
     listed_move,
+    must_act,
     transfer_refusal,
     waiting_for,
     why_illegal,
     why_no_claim,
 )
-from durak.messages import gettext_noop
+from durak.messages import gettext_noop, ngettext_noop
 from durak.outcome import EndReason, Outcome
 from durak.playerview import view_of
 from durak.rules import Rules, RulesError
@@ -178,7 +179,11 @@ class Game(Position):
         unknown = [card for card in in_play if card not in full_deck]
         if unknown:
             raise RulesError(
-                gettext_noop("not cards of a {size}-card deck: {cards}"),
+                ngettext_noop(
+                    "not cards of a {size}-card deck: {cards}",
+                    "not cards of a {size}-card deck: {cards}",
+                    count="size",
+                ),
                 size=rules.deck_size,
                 cards=", ".join(unknown),
             )
@@ -270,6 +275,21 @@ class Game(Position):
     #: The players whose decision the game needs before it can go on. A trump swap is never
     #: waited for, so this does not tell who holds the lowest trump.
     waiting_for = waiting_for
+
+    def must_act(self) -> list[int]:
+        """Those of :meth:`waiting_for` the game cannot go on without. The others it waits for
+        *may* act (throw in, or say "done" early) while the defender still has cards to beat.
+
+        >>> from durak import Game, Rules
+        >>> game = Game.from_deal(Rules.preset("classic"), [["6S", "7H"], ["8S", "AD"]], ["6C", "10C", "9H"])
+        >>> game.apply({"type": "attack", "player": 0, "cards": ["6S"]})
+        >>> game.waiting_for(), game.must_act()  # 0 may throw in: the game goes on without them
+        ([0, 1], [1])
+        >>> game.apply({"type": "defend", "player": 1, "target": "6S", "card": "8S"})
+        >>> game.waiting_for(), game.must_act()  # all beaten: the bout needs 0's "done"
+        ([0], [0])
+        """
+        return must_act(self)
 
     def why_illegal(self, action: Action | Move) -> IllegalAction | None:
         """Why :meth:`apply` would refuse ``action`` now, or None if it would apply it.

@@ -21,7 +21,7 @@ from typing import Final
 from durak.actions import Action, Move, card_of, check_fields, check_kind_and_player
 from durak.cards import RANK_OF, SUITS
 from durak.errors import IllegalAction
-from durak.messages import gettext_noop
+from durak.messages import Plural, gettext_noop, ngettext_noop
 from durak.state import Position
 
 
@@ -29,7 +29,7 @@ from durak.state import Position
 class Refusal:
     """Why an action is not allowed: an English template, marked for translation, and its params."""
 
-    template: str
+    template: str | Plural
     params: dict[str, object] = field(default_factory=dict)
 
     def error(self) -> IllegalAction:
@@ -68,7 +68,14 @@ ALL_IN_SIGHT: Final = _no(gettext_noop("every card that could be thrown in is in
 
 
 def _at_limit(limit: int | None) -> Refusal:
-    return Refusal(gettext_noop("the bout already has its limit of {limit} attack cards"), {"limit": limit})
+    return Refusal(
+        ngettext_noop(
+            "the bout already has its limit of {limit} attack card",
+            "the bout already has its limit of {limit} attack cards",
+            count="limit",
+        ),
+        {"limit": limit},
+    )
 
 
 # --- throwing in -----------------------------------------------------------------------------------
@@ -268,6 +275,17 @@ def waiting_for(position: Position) -> list[int]:
     return waiting
 
 
+def must_act(position: Position) -> list[int]:
+    """Of the players the game waits for (:func:`waiting_for`), those it cannot go on without:
+    the defender alone while cards lie unbeaten before them (the others may throw in meanwhile,
+    or not: the bout goes on either way); otherwise everyone it waits for (the attacker to lead,
+    the throwers whose "done" closes a bout that is beaten or taken). Public facts only."""
+    waiting = waiting_for(position)
+    if position.defender in waiting:
+        return [position.defender]
+    return waiting
+
+
 def bout_complete(position: Position) -> bool:
     """Every attack card is beaten, or the defender takes, and the bout waits for nobody to
     throw in: everyone allowed has passed (or asked not to be waited for), the limit is
@@ -320,7 +338,11 @@ def why_no_claim(
         return IllegalAction(gettext_noop("the game is waiting only for your partner"))
     if waited < position.rules.claim_after_seconds:
         return IllegalAction(
-            gettext_noop("the game may be claimed once it has waited {days} days on the same players"),
+            ngettext_noop(
+                "the game may be claimed once it has waited {days} day on the same players",
+                "the game may be claimed once it has waited {days} days on the same players",
+                count="days",
+            ),
             days=position.rules.claim_after_days,
         )
     return None
@@ -581,7 +603,14 @@ def _check_attack(position: Position, player: int, action: Action) -> Move:
     assert position.defender is not None
     limit = position.limit_against(position.defender)
     if len(cards) > limit:
-        raise IllegalAction(gettext_noop("at most {limit} cards may attack in this bout"), limit=limit)
+        raise IllegalAction(
+            ngettext_noop(
+                "at most {limit} card may attack in this bout",
+                "at most {limit} cards may attack in this bout",
+                count="limit",
+            ),
+            limit=limit,
+        )
     return _new_move(Move, ("attack", player, tuple(cards), None, None, as_suit, None, None, None))
 
 

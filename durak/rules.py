@@ -23,7 +23,7 @@ from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
 
 from durak.cards import LOWEST_RANK
 from durak.enchanted import ENCHANTABLE_RANKS
-from durak.messages import DurakError, gettext_noop
+from durak.messages import DurakError, gettext_noop, ngettext_noop
 
 
 class RulesError(DurakError):
@@ -52,11 +52,17 @@ class Rules:
 
     deck_size: DeckSize = field(default=36, metadata={"help": gettext_noop("Cards in the deck")})
     hand_size: int = field(
-        default=6, metadata={"help": gettext_noop("Cards dealt to each player, and drawn back up to")}
+        default=6,
+        # Its bounds depend on the deck: the rules' own check says them ("between 1 and 18").
+        metadata={"help": gettext_noop("Cards dealt to each player, and drawn back up to")},
     )
     max_attack: int | None = field(
         default=6,
-        metadata={"help": gettext_noop("Most attack cards in one bout (empty: as many as the hand size)")},
+        metadata={
+            "help": gettext_noop("Most attack cards in one bout (empty: as many as the hand size)"),
+            "min": 1,
+            "max": 52,
+        },
     )
     multi_card_attack: bool = field(
         default=True,
@@ -103,7 +109,9 @@ class Rules:
         metadata={
             "help": gettext_noop(
                 "A lower limit of attack cards at the start of the game (usually 5; empty: none)"
-            )
+            ),
+            "min": 1,
+            "max": 52,
         },
     )
     opening_limit_until: OpeningLimitUntil = field(
@@ -116,7 +124,11 @@ class Rules:
     )
     opening_limit_min_players: int = field(
         default=4,
-        metadata={"help": gettext_noop("The opening limit applies only with at least this many players")},
+        metadata={
+            "help": gettext_noop("The opening limit applies only with at least this many players"),
+            "min": 0,
+            "max": 6,
+        },
     )
     first_attacker: FirstAttacker = field(
         default="lowest_trump", metadata={"help": gettext_noop("Who attacks first in the first game")}
@@ -166,7 +178,9 @@ class Rules:
             "help": gettext_noop(
                 "In a game without a clock: the days the game must wait on the same players, with no "
                 "move made, before the others may claim it (those it waits on lose as if they had resigned)"
-            )
+            ),
+            "min": 1,
+            "max": 365,
         },
     )
 
@@ -238,6 +252,15 @@ class Rules:
         return self.hand_size if self.max_attack is None else self.max_attack
 
     @property
+    def has_teams(self) -> bool:
+        """Whether the players play in two teams (a team loses together).
+
+        >>> Rules.preset("classic").has_teams, Rules.preset("classic", teams="partners").has_teams
+        (False, True)
+        """
+        return self.teams != "none"
+
+    @property
     def min_players(self) -> int:
         return 2 if self.teams == "none" else 4
 
@@ -260,7 +283,7 @@ class Rules:
     def validate_players(self, players: int) -> None:
         """Raise :class:`RulesError` unless ``players`` can play with these rules."""
         if self.teams != "none" and players not in self.player_counts():
-            counts = " or ".join(map(str, self.player_counts())) or "no number of"
+            counts = "/".join(map(str, self.player_counts())) or "0"
             raise RulesError(
                 gettext_noop("team play with these rules is for {counts} players, not {players}"),
                 counts=counts,
@@ -268,8 +291,10 @@ class Rules:
             )
         if not self.min_players <= players <= self.max_players:
             raise RulesError(
-                gettext_noop(
-                    "{deck} cards with {hand} each are for {least} to {most} players, not {players}"
+                ngettext_noop(
+                    "{deck} cards with {hand} each are for {least} to {most} player, not {players}",
+                    "{deck} cards with {hand} each are for {least} to {most} players, not {players}",
+                    count="most",
                 ),
                 deck=self.deck_size,
                 hand=self.hand_size,
@@ -305,7 +330,14 @@ class Rules:
 
     @classmethod
     def describe_options(cls) -> list[dict[str, Any]]:
-        """Every option with its type, choices, default and help text, for building forms."""
+        """Every option with its type, choices, default and help text, for building forms and the
+        API's schema; a number's ``min`` and ``max`` (which values fit together, such as a hand
+        for the deck, is the rules' own check).
+
+        >>> days = next(o for o in Rules.describe_options() if o["name"] == "claim_after_days")
+        >>> days["type"], days["min"], days["max"]
+        ('int', 1, 365)
+        """
         described = []
         defaults = cls().to_dict()
         for spec in dataclasses.fields(cls):
@@ -326,6 +358,8 @@ class Rules:
                     "choices": list(choices) if choices is not None else None,
                     "default": defaults[spec.name],
                     "help": spec.metadata["help"],
+                    "min": spec.metadata.get("min"),
+                    "max": spec.metadata.get("max"),
                 }
             )
         return described

@@ -8,7 +8,7 @@ an e-mail passes its recipient's).
 >>> moment = datetime(2026, 12, 1, 22, 0, tzinfo=UTC)
 >>> with translation.override("ru"):
 ...     with_zone(moment, ZoneInfo("Europe/Moscow")).replace(" 2026 \u0433.", "")
-'2 декабря 1:00 (Europe/Moscow)'
+'2 декабря 1:00 (Москва, Россия)'
 >>> with translation.override("en"):
 ...     with_zone(moment, ZoneInfo("UTC"))
 'Dec. 1, 2026, 10 p.m. (UTC)'
@@ -16,11 +16,14 @@ an e-mail passes its recipient's).
 
 from collections.abc import Callable
 from datetime import datetime, timedelta, tzinfo
+from urllib.parse import unquote
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import formats, timezone
+
+from . import zones
 
 
 def local(moment: datetime, zone: tzinfo | None = None) -> str:
@@ -47,20 +50,36 @@ def in_a_list(moment: datetime, zone: tzinfo | None = None, *, now: datetime | N
 
 
 def with_zone(moment: datetime, zone: tzinfo | None = None) -> str:
-    """``local`` followed by the zone's name: "Dec. 2, 2026, 1 a.m. (Europe/Moscow)"."""
+    """``local`` followed by the zone's name: "Dec. 2, 2026, 1 a.m. (Moscow, Russia)"."""
     zone = zone or timezone.get_current_timezone()
     return f"{local(moment, zone)} ({zone_name(zone)})"
 
 
 def zone_name(zone: tzinfo) -> str:
+    """The zone in the active language ("Moscow, Russia": ``durak_site.zones``)."""
     if isinstance(zone, ReaderTimeZone):
         zone = zone.zone
-    return str(getattr(zone, "key", None) or zone.tzname(None) or zone)
+    key = getattr(zone, "key", None)
+    return zones.zone_label(key) if key else str(zone.tzname(None) or zone)
+
+
+#: The cookie in which a visitor's browser says its time zone (``accounts/time_zone.js``).
+ZONE_COOKIE = "tz"
+
+
+def browser_zone(request: HttpRequest) -> ZoneInfo:
+    """A visitor's zone: the one their browser gave (the ``tz`` cookie), if it is one; else the
+    site's ``TIME_ZONE``."""
+    given = unquote(request.COOKIES.get(ZONE_COOKIE, ""))
+    if given in zones.known_zones():
+        return ZoneInfo(given)
+    return ZoneInfo(settings.TIME_ZONE)
 
 
 class ReaderTimeZone(tzinfo):
-    """The time zone of a request's user, looked up only when a moment is shown: a page that shows
-    none (a poll's 204) loads no session and no user for it."""
+    """The time zone of a request's reader, looked up only when a moment is shown: a page that
+    shows none (a poll's 204) loads no session and no user for it. A signed-in player's is their
+    settings'; a visitor's, their browser's (:func:`browser_zone`)."""
 
     def __init__(self, request: HttpRequest) -> None:
         self._request = request
@@ -71,7 +90,7 @@ class ReaderTimeZone(tzinfo):
         if self._zone is None:
             user = getattr(self._request, "user", None)
             authenticated = user is not None and user.is_authenticated
-            self._zone = user.tz if authenticated else ZoneInfo(settings.TIME_ZONE)  # type: ignore[union-attr]
+            self._zone = user.tz if authenticated else browser_zone(self._request)  # type: ignore[union-attr]
         return self._zone
 
     def utcoffset(self, dt: datetime | None) -> timedelta | None:
@@ -95,7 +114,8 @@ class ReaderTimeZone(tzinfo):
 
 class ReaderTimeZoneMiddleware:
     """Every moment a page shows (``|date``, ``local``) in the signed-in reader's time zone (their
-    settings' ``time_zone``), the site's ``TIME_ZONE`` for visitors. After ``AuthenticationMiddleware``."""
+    settings' ``time_zone``), a visitor's browser's (or the site's ``TIME_ZONE``). After
+    ``AuthenticationMiddleware``."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

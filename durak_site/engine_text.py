@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 import durak
 from durak.enchanted import EFFECTS, effect_params
@@ -99,6 +99,12 @@ def engine_message(error: durak.DurakError) -> str:
     'you do not hold 10♥'
     """
     params = {name: _param(name, value) for name, value in error.params.items()}
+    plural = getattr(error, "plural", None)
+    if plural is not None:
+        count = error.params.get(plural.count)
+        return ngettext(plural.singular, plural.plural, count if isinstance(count, int) else 0).format(
+            **params
+        )
     return gettext(error.template).format(**params)
 
 

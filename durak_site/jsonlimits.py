@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 #: The largest JSON text taken, in bytes (UTF-8). The largest real body (a game with every rule
 #: option) is well under a kilobyte.
@@ -70,7 +71,12 @@ def check_limits(text: str, *, max_depth: int = MAX_DEPTH) -> None:
             depth += 1
             if depth > max_depth:
                 raise JSONLimitError(
-                    _("The data is nested too deeply (at most %(depth)s levels).") % {"depth": max_depth},
+                    ngettext(
+                        "The data is nested too deeply (at most %(depth)s level).",
+                        "The data is nested too deeply (at most %(depth)s levels).",
+                        max_depth,
+                    )
+                    % {"depth": max_depth},
                     "too_deep",
                 )
         else:
@@ -128,7 +134,13 @@ def loads_limited(raw: str | bytes, *, max_bytes: int = MAX_BYTES, max_depth: in
     size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", errors="surrogatepass"))
     if size > max_bytes:
         raise JSONLimitError(
-            _("The data is too large (at most %(bytes)s bytes).") % {"bytes": max_bytes}, "too_large"
+            ngettext(
+                "The data is too large (at most %(bytes)s byte).",
+                "The data is too large (at most %(bytes)s bytes).",
+                max_bytes,
+            )
+            % {"bytes": max_bytes},
+            "too_large",
         )
     if isinstance(raw, bytes):
         try:

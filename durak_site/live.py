@@ -40,10 +40,12 @@ and its SSE encoding writes them; the rest is here:
   (:func:`_release_request_thread`), then waits on the event loop only.
 
 Without ``LIVE_REDIS_URL`` (the embedded ``dev.py serve``: no ``CACHE_URL``) events go straight
-to the listeners of the process that sent them: the stream works for what the web process does
-(people's moves, chat, the bell), and since the worker's changes (computer players, timeouts)
-cannot reach it, pages keep polling every ``GAME_POLL_SECONDS`` as well (``data-live-fanout``).
-The caps are then counted in the process.
+to the listeners of the process that sent them, and through a folder of Unix datagram sockets
+(``LIVE_SOCKET_DIR``, :mod:`durak_site.live_sockets`) to the other processes' of the machine: the
+worker's changes (computer players, timeouts, the Play-now sweep) reach the web process's
+streams as they would through Redis. With no such folder they cannot, and pages keep polling
+every ``GAME_POLL_SECONDS`` as well (``data-live-fanout="local"``). The caps are then counted in
+the process.
 
 A stream holds no database connection, no worker and no thread: the channels are checked once,
 in the request's thread, whose connections are then handed back; the stream waits on the event
@@ -87,6 +89,7 @@ from django_eventstream.utils import (
 )
 from django_eventstream.views import Listener, get_listener_manager
 
+from durak_site import live_sockets
 from durak_site.addresses import client_address
 from durak_site.cache import redis_name
 
@@ -219,10 +222,12 @@ def send(channel: str, kind: str, data: Mapping[str, Any]) -> None:
     comes back (or by polling meanwhile)."""
     try:
         encoded = json.dumps(dict(data), separators=(",", ":"))
+        message = json.dumps({"channel": channel, "type": kind, "data": encoded})
         if settings.LIVE_REDIS_URL:
-            _publisher.publish(json.dumps({"channel": channel, "type": kind, "data": encoded}))
+            _publisher.publish(message)
         else:
             get_listener_manager().add_to_queues(channel, Event(channel, kind, encoded))
+            live_sockets.publish(message)  # the other processes' streams, if any listen
     except Exception:
         logger.exception("live event %s on %s not sent", kind, channel)
 
@@ -269,7 +274,9 @@ class Fanout:
     async def ready(self) -> bool:
         """Whether events reach this process now (subscribing first, if need be)."""
         if not settings.LIVE_REDIS_URL:
-            return True
+            # Without Redis: the other processes' events come through the socket folder, when
+            # there is one (a socket that cannot be bound refuses the stream: the page polls).
+            return live_sockets.folder() is None or live_sockets.inbox.open(deliver)
         loop = asyncio.get_running_loop()
         if self._loop is not loop or self._task is None or self._task.done():
             self._loop = loop
@@ -409,10 +416,12 @@ class Revocation:
 
 
 def _publish_control(kind: str, revocation: Revocation) -> None:
+    message = json.dumps({"channel": CONTROL, "type": kind, "data": revocation.encode()})
     if settings.LIVE_REDIS_URL:
-        _publisher.publish(json.dumps({"channel": CONTROL, "type": kind, "data": revocation.encode()}))
+        _publisher.publish(message)
     else:
         _control(kind, revocation.encode())
+        live_sockets.publish(message)
 
 
 def end_streams(revocation: Revocation) -> None:
@@ -817,6 +826,15 @@ async def events(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
 # --- The page's side --------------------------------------------------------------------------
 
 
+def fanout() -> str:
+    """How events reach this process's streams: ``redis``, ``sockets`` (the other processes'
+    through :mod:`durak_site.live_sockets`) or ``local`` (only this process's own: the page polls
+    as well)."""
+    if settings.LIVE_REDIS_URL:
+        return "redis"
+    return "sockets" if live_sockets.folder() is not None else "local"
+
+
 def page(request: HttpRequest) -> dict[str, Any]:
     """``live`` for ``templates/base.html``'s ``<body>``: where the stream is, the user's channel,
     how often to poll while it is down, and whether it hears the whole site (else: poll anyway)."""
@@ -826,6 +844,6 @@ def page(request: HttpRequest) -> dict[str, Any]:
             "url": reverse("live"),
             "channels": user_channel(user.pk) if user is not None and user.is_authenticated else "",
             "poll_seconds": settings.GAME_POLL_SECONDS,
-            "fanout": "redis" if settings.LIVE_REDIS_URL else "local",
+            "fanout": fanout(),
         }
     }

@@ -75,12 +75,16 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages compressed (gzip), not static files (whitenoise answers them above) nor streams, and
+    # with care for BREACH: durak_site.compression, docs/security.md.
+    "durak_site.compression.CompressionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "durak_site.middleware.ControlCharacterMiddleware",  # control characters in a URL, NUL in a form: 400
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "durak_site.offline.ReaderMiddleware",  # whose pages the service worker may keep (X-Durak-Reader)
     "durak_site.dates.ReaderTimeZoneMiddleware",  # the reader's time zone for every moment shown
     "accounts.middleware.UserLanguageMiddleware",
     "accounts.presence.PresenceMiddleware",  # last_active_at, at most once a minute per player
@@ -110,6 +114,7 @@ TEMPLATES = [
                 "notifications.context_processors.bell",
                 "games.context_processors.turns",  # games waiting for the user's move (header, title)
                 "durak_site.live.page",  # the live stream's attributes on <body>
+                "durak_site.descriptions.page",  # the page's <meta name="description">
             ],
         },
     },
@@ -382,6 +387,14 @@ LIVE_REDIS_URL = env.str(
     "LIVE_REDIS_URL", default=CACHE_URL if CACHE_URL.startswith(("redis://", "rediss://", "unix://")) else ""
 )
 LIVE_REDIS_CHANNEL = env.str("LIVE_REDIS_CHANNEL", default="")
+# Without LIVE_REDIS_URL, a folder of Unix datagram sockets carries the events between the
+# processes of one machine instead (durak_site.live_sockets): by default the filesystem broker's
+# live/ folder, so `dev.py serve`'s worker reaches the web process's streams; empty: off (each
+# process's events reach its own streams only, and pages also poll).
+LIVE_SOCKET_DIR = env.str(
+    "LIVE_SOCKET_DIR",
+    default=str(_broker_dir / "live") if CELERY_BROKER_URL.startswith("filesystem://") else "",
+)
 # How many streams one user, and one address, may hold at once (across the web processes with
 # LIVE_REDIS_URL): one more ends the oldest (0: no cap). And how long one stream lasts before
 # the page opens it again with its rights read anew (docs/live-streams.md).

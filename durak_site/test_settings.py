@@ -36,3 +36,6 @@ STORAGES = {
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 CELERY_TASK_EAGER_PROPAGATES = True
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# The tests' own process keeps its events to itself (never a `dev.py serve` of this checkout's
+# .celery/live); the processes a test starts have their own folder if they need one.
+LIVE_SOCKET_DIR = ""

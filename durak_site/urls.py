@@ -11,6 +11,7 @@ urlpatterns = [
     # At the root: a service worker controls only the paths under its own URL.
     path("sw.js", notification_views.service_worker, name="service_worker"),
     path("manifest.webmanifest", notification_views.manifest, name="manifest"),
+    path("offline/", views.offline, name="offline"),  # what the service worker shows offline
     path("live/", live.events, name="live"),  # each page's server-sent events
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),  # API tokens; the rest of accounts/ is allauth

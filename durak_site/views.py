@@ -1,6 +1,7 @@
 """Views of the site as a whole (not of one app)."""
 
 from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -12,3 +13,13 @@ def healthz(request: HttpRequest) -> HttpResponse:
     view the load test (benchmarks/load.py) compares the game requests with. It touches neither
     the database nor the session, so it says nothing about PostgreSQL or Redis."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
+def offline(request: HttpRequest) -> HttpResponse:
+    """The page the service worker shows offline for a page it has not kept
+    (``durak_site.offline``). The same for everyone in a language: no user, no query, so the
+    copy the worker keeps holds nothing of anyone's."""
+    response = HttpResponse(render_to_string("offline.html"))
+    response["Cache-Control"] = "no-cache"
+    return response

@@ -28,6 +28,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 import durak
+from accounts.computers import bot_username
 from accounts.models import BOT_LEVELS, User
 from durak import bots as engine_bots
 
@@ -55,7 +56,7 @@ def bot_account(*, level: str, number: int = 1) -> User:
     """The computer player of ``level`` for its ``number``-th seat in a game (created on demand)."""
     if level not in LEVELS:
         raise InvalidRules(f"Unknown computer level {level!r}.")
-    base = f"computer-{level}" + (f"-{number}" if number > 1 else "")
+    base = bot_username(level, number)
     mine = Q(username=base) | Q(username__startswith=base + "~")
     existing = User.objects.filter(mine, is_bot=True, bot_level=level).order_by("pk").first()
     if existing is not None:

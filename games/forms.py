@@ -5,6 +5,7 @@ becomes an override. Whether a combination is allowed is the engine's call
 (``services.build_rules``).
 """
 
+import re
 from datetime import date, timedelta
 from typing import Any
 
@@ -13,7 +14,7 @@ from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils.functional import lazy
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 import durak
 from accounts.models import BOT_LEVELS
@@ -64,11 +65,11 @@ ENGINE_OPTION_ERRORS: dict[str, tuple[str, Any]] = {
     ),
     "max_attack must be at least 1": (
         "max_attack",
-        gettext_lazy("%(label)s must be at least 1, or “none” for no limit."),
+        gettext_lazy("%(label)s must be at least 1, or “%(none)s” for no limit."),
     ),
     "opening_limit must be at least 1": (
         "opening_limit",
-        gettext_lazy("%(label)s must be at least 1, or “none” for no limit."),
+        gettext_lazy("%(label)s must be at least 1, or “%(none)s” for no limit."),
     ),
     "the days before a game may be claimed must be from 1 to {most}": (
         "claim_after_days",
@@ -81,6 +82,65 @@ ENGINE_OPTION_ERRORS: dict[str, tuple[str, Any]] = {
 }
 #: Any other value the engine refuses for an option it names.
 OTHER_VALUE_ERROR = gettext_lazy("%(label)s cannot take this value.")
+
+
+def no_limit_word() -> str:
+    """What a player types in a number field for "no limit": "none", «нет»."""
+    return pgettext("typed in a number field for no limit", "none")
+
+
+def _no_limit_words() -> set[str]:
+    """Every spelling of "no limit" the fields take: the reader's language's and English."""
+    return {no_limit_word().casefold(), "none", "no limit", ""}
+
+
+def _bound_errors(label: str, option: dict[str, Any], *, optional: bool) -> dict[str, str]:
+    """The errors of a number field, naming the field and its bound ("Opening limit must be at
+    least 1."), with Django's ``%(limit_value)s`` left for the bound."""
+    none = {"none": no_limit_word()}
+    if optional:
+        at_least = _("%(label)s must be at least %(least)s, or “%(none)s” for no limit.")
+        at_most = _("%(label)s must be at most %(most)s, or “%(none)s” for no limit.")
+        invalid = _("%(label)s: enter a whole number, or “%(none)s” for no limit.")
+    else:
+        at_least = _("%(label)s must be at least %(least)s.")
+        at_most = _("%(label)s must be at most %(most)s.")
+        invalid = _("%(label)s: enter a whole number.")
+    facts = {"label": label, "least": "%(limit_value)s", "most": "%(limit_value)s", **none}
+    return {"min_value": at_least % facts, "max_value": at_most % facts, "invalid": invalid % facts}
+
+
+#: A whole number as typed: ASCII digits, with a minus (or the typographic one) in front.
+WHOLE_NUMBER = re.compile("[-\u2212]?[0-9]{1,6}")
+
+
+class OptionalIntField(forms.CharField):
+    """A number, or the word for "no limit" (``no_limit_word``, or English "none"): cleans to
+    an ``int``, to ``None`` for no limit, or to ``PRESET_DEFAULT`` when left empty. Its errors
+    say what is wrong with what was typed ("must be at least 1")."""
+
+    def __init__(self, *, least: int | None, most: int, messages: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.least, self.most, self.messages = least, most, messages
+
+    def clean(self, value: Any) -> Any:
+        text = str(super().clean(value) or "").strip()
+        if not text:
+            return PRESET_DEFAULT
+        if text.casefold() in _no_limit_words():
+            return None
+        if not WHOLE_NUMBER.fullmatch(text):  # ASCII digits only: int() would take "٣" for 3
+            raise forms.ValidationError(self.messages["invalid"], code="invalid")
+        number = int(text.replace("\u2212", "-"))  # a typographic minus too
+        if self.least is not None and number < self.least:
+            raise forms.ValidationError(
+                self.messages["min_value"], code="min_value", params={"limit_value": self.least}
+            )
+        if number > self.most:
+            raise forms.ValidationError(
+                self.messages["max_value"], code="max_value", params={"limit_value": self.most}
+            )
+        return number
 
 
 def _option_field(option: dict[str, Any]) -> forms.Field | None:
@@ -106,17 +166,26 @@ def _option_field(option: dict[str, Any]) -> forms.Field | None:
             + [(str(choice), choice_label(option["name"], choice)) for choice in option["choices"] or []],
         )
     if kind == "int":
-        # Not OPTION_INT_MAX: an option may count days (``claim_after_days``). This bound only keeps
-        # absurd numbers out; the engine says which values fit (``clean``).
+        # The engine's bounds of the number (``Rules.describe_options``); which values fit
+        # together (a hand for the deck) the engine says too (``clean``).
         return forms.IntegerField(
-            label=label, help_text=help_text, required=False, min_value=0, max_value=FORM_INT_MAX
+            label=label,
+            help_text=help_text,
+            required=False,
+            min_value=option.get("min"),
+            max_value=option.get("max") or FORM_INT_MAX,
+            error_messages=_bound_errors(label, option, optional=False),
         )
     if kind == "optional_int":
-        return forms.CharField(
+        return OptionalIntField(
             label=label,
-            help_text=(help_text + " " if help_text else "") + _("A number, or “none” for no limit."),
+            help_text=(help_text + " " if help_text else "")
+            + _("A number, or “%(none)s” for no limit.") % {"none": no_limit_word()},
             required=False,
             max_length=8,
+            least=option.get("min"),
+            most=option.get("max") or OPTION_INT_MAX,
+            messages=_bound_errors(label, option, optional=True),
         )
     if kind == "ranks":
         return forms.MultipleChoiceField(
@@ -254,7 +323,11 @@ class GameCreateForm(forms.Form):
             self.add_error(None, capfirst(engine_message(error)).rstrip(".") + ".")
             return
         label = str(self.fields[key].label)
-        params = {"label": label, **{name: str(value) for name, value in error.params.items()}}
+        params = {
+            "label": label,
+            "none": no_limit_word(),
+            **{name: str(value) for name, value in error.params.items()},
+        }
         self.add_error(key, str(sentence or OTHER_VALUE_ERROR) % params)
 
     def overrides(self) -> dict[str, Any]:
@@ -267,18 +340,11 @@ class GameCreateForm(forms.Form):
         for option in self.options:
             key = f"opt_{option['name']}"
             value = self.cleaned_data.get(key)
-            if value is None or value == PRESET_DEFAULT or value == []:
+            if key not in self.cleaned_data or value == PRESET_DEFAULT or value == []:
                 continue
-            if option["type"] == "optional_int":
-                text = str(value).strip().lower()
-                if text in ("none", "no limit"):
-                    value = None
-                elif text.isascii() and text.isdigit() and int(text) <= OPTION_INT_MAX:
-                    value = int(text)
-                else:
-                    self.add_error(key, _("Enter a number or “none”."))
-                    continue
-            elif option["type"] == "choice":
+            if value is None and option["type"] != "optional_int":
+                continue
+            if option["type"] == "choice":
                 value = next(c for c in option["choices"] if str(c) == value)
             overrides[option["name"]] = value
         stage = self.cleaned_data.get("enchanted_stage")
@@ -367,7 +433,11 @@ class VacationForm(forms.Form):
         starts_on: date = self.cleaned_data["starts_on"]
         if starts_on > self.today + timedelta(days=365 * VACATION_BOOKING_YEARS):
             raise forms.ValidationError(
-                _("A vacation can be booked at most %(years)s years ahead.")
+                ngettext(
+                    "A vacation can be booked at most %(years)s year ahead.",
+                    "A vacation can be booked at most %(years)s years ahead.",
+                    VACATION_BOOKING_YEARS,
+                )
                 % {"years": VACATION_BOOKING_YEARS}
             )
         return starts_on

@@ -36,7 +36,8 @@ class SeatFacts(Protocol):
 
 class ChangeRecorded(Protocol):
     """One change of a game, inside its transaction: the game row locked, the seats written.
-    ``newly_waiting``: the seats (among ``seats``) the game waits for now and did not before;
+    ``newly_waiting``: the seats (among ``seats``) the game cannot go on without now
+    (``Seat.must_move``) and could before;
     ``outcome``: the engine's ``Game.outcome()`` (None while it goes on)."""
 
     def __call__(
@@ -52,8 +53,8 @@ class ChangeRecorded(Protocol):
 
 
 class BellsChanged(Protocol):
-    """The games waiting for these users changed (a seat's ``awaiting_move`` flipped), inside the
-    change's transaction; what follows for them comes after the commit."""
+    """The games waiting for these users changed (a seat's ``awaiting_move`` or ``must_move``
+    flipped), inside the change's transaction; what follows for them comes after the commit."""
 
     def __call__(self, user_ids: Iterable[int], /) -> None: ...
 

@@ -33,9 +33,22 @@ class Claim:
 
 
 @dataclass(frozen=True)
+class ClaimWarning:
+    """The viewer is waited for, and others may claim the game from ``possible_from`` (or now)
+    if the viewer does not move: the table tells them, as the bell and one e-mail do once the
+    claim is possible (``notifications.services.send_claim_warnings``)."""
+
+    by: list[str]  # the names of the players who may claim it
+    possible_from: datetime
+    possible: bool  # one of them may claim it now
+    line: str
+
+
+@dataclass(frozen=True)
 class Leaving:
     can_resign: bool
     claim: Claim | None
+    warning: ClaimWarning | None = None
 
 
 def local_moment(moment: datetime, viewer: Any) -> str:
@@ -64,10 +77,59 @@ def leaving_for(
         can_resign = False
     else:
         can_resign = True
+    now = now or timezone.now()
     return Leaving(
         can_resign=can_resign,
-        claim=_claim(game, seat, seats, engine, viewer, now or timezone.now()),
+        claim=_claim(game, seat, seats, engine, viewer, now),
+        warning=_warning(game, seat, seats, engine, viewer, now),
     )
+
+
+def _warning(
+    game: Game,
+    seat: Seat,
+    seats: list[Seat],
+    engine: durak.Game,
+    viewer: Any,
+    now: datetime,
+) -> ClaimWarning | None:
+    """What the waited-for ``seat``'s player is told of claims against them: from the moment
+    the others' claim line appears (``CLAIM_LINE_AFTER``), the date from which they may claim;
+    once they may, that they may now."""
+    if game.move_time is not None:
+        return None
+    since = waited_since(game, seats)
+    if since is None or now - since < CLAIM_LINE_AFTER:
+        return None
+    claimers = [
+        (p, wait)
+        for p in range(engine.players)
+        if seat.position in engine.claim_against(p) and (wait := engine.claim_wait(p)) is not None
+    ]
+    if not claimers:
+        return None
+    names = {s.position: s.user.name for s in seats}
+    by = [names.get(p, str(p + 1)) for p, _wait in claimers]
+    possible_from = since + timedelta(seconds=min(wait for _p, wait in claimers))
+    possible = now >= possible_from
+    facts = {"names": ", ".join(by), "when": local_moment(possible_from, viewer)}
+    if possible:
+        line = ngettext(
+            "%(names)s may claim the game now (since %(when)s): if you do not move, it ends as if you had "
+            "resigned.",
+            "%(names)s may claim the game now (since %(when)s): if you do not move, it ends as if you had "
+            "resigned.",
+            len(by),
+        )
+    else:
+        line = ngettext(
+            "If you do not move, %(names)s may claim the game from %(when)s: it would end as if you had "
+            "resigned.",
+            "If you do not move, %(names)s may claim the game from %(when)s: it would end as if you had "
+            "resigned.",
+            len(by),
+        )
+    return ClaimWarning(by=by, possible_from=possible_from, possible=possible, line=line % facts)
 
 
 def _claim(

@@ -11,11 +11,14 @@ log from the seed (or the stacked ``deal``) gives ``state`` back; the
 """
 
 from datetime import timedelta
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import pgettext_lazy
+
+import durak
 
 #: Move times from this long up are correspondence play: vacations and weekend pauses apply.
 CORRESPONDENCE_FROM = timedelta(hours=1)
@@ -87,14 +90,31 @@ class Game(models.Model):
         help_text="Computer players of this level (accounts.BOT_LEVELS) may take empty seats; empty: people only.",
     )
 
+    claim_warn_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When a claim of this game without a clock becomes possible, if nobody moves before: "
+        "the players it would be against are told then, once (notifications' claim warning sweep).",
+    )
+
     class Meta:
         indexes = [
             models.Index(fields=["status", "-created_at"], name="game_lobby_idx"),
             models.Index(fields=["deadline"], name="game_deadline_idx", condition=models.Q(status="active")),
+            models.Index(
+                fields=["claim_warn_at"],
+                name="game_claim_warn_idx",
+                condition=models.Q(claim_warn_at__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.preset}, {self.status})"
+
+    @cached_property
+    def has_teams(self) -> bool:
+        """Whether its players play in two teams (the engine's ``durak.Rules.has_teams``)."""
+        return durak.Rules.from_dict(self.rules).has_teams
 
     @property
     def is_over(self) -> bool:
@@ -125,6 +145,11 @@ class Seat(models.Model):
     awaiting_move = models.BooleanField(
         default=False, help_text="The engine waits for this player (copied after every move)."
     )
+    must_move = models.BooleanField(
+        default=False,
+        help_text="The game cannot go on without this player's move (the engine's must_act(), copied "
+        "after every move): a game waiting for their move. Waited for but not this: they may act.",
+    )
     result = models.CharField(max_length=8, choices=Result.choices, default=Result.NONE, blank=True)
     place = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="1 for the first player out, and so on."
@@ -141,6 +166,18 @@ class Seat(models.Model):
     )
     last_seen_at = models.DateTimeField(
         null=True, blank=True, help_text="When the player last opened the game's page."
+    )
+    seen_moves = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="How many moves of the log the player has seen on screen (the page shown, visible); "
+        "empty until they first looked. The history marks the others' moves after these as new.",
+    )
+    present_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="The player has the game's page open and visible until then (its heartbeat moves it "
+        "on; hidden, it is cleared): no 'your move' is written, mailed or pushed meanwhile.",
     )
 
     class Meta:

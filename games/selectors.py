@@ -304,15 +304,17 @@ def user_games(*, user: User, limit: int = 50) -> QuerySet[Game]:
     """The user's open, running and recently finished games: those waiting for their move
     first, in the order ``turns_waiting`` gives them (the earliest deadline first, then the
     longest wait), then the running, the open and the finished ones, the latest change first.
-    Each game carries ``my_turn`` and ``my_deadline`` (None without a clock or when not waited
+    Each game carries ``my_turn`` (it cannot go on without them), ``my_option`` (they may act,
+    and it goes on without them) and ``my_deadline`` (None without a clock or when not waited
     for)."""
     mine = Seat.objects.filter(game=OuterRef("pk"), user=user)
     return (
         Game.objects.filter(seats__user=user)
         .exclude(status=Game.Status.ABORTED)
         .annotate(
-            my_turn=Exists(mine.filter(awaiting_move=True)),
-            my_deadline=Subquery(mine.filter(awaiting_move=True).values("deadline")[:1]),
+            my_turn=Exists(mine.filter(must_move=True)),
+            my_option=Exists(mine.filter(awaiting_move=True, must_move=False)),
+            my_deadline=Subquery(mine.filter(must_move=True).values("deadline")[:1]),
             waiting_since=Case(When(my_turn=True, then=F("updated_at"))),
             status_order=Case(
                 When(status=Game.Status.ACTIVE, then=Value(0)),
@@ -333,24 +335,37 @@ def user_games(*, user: User, limit: int = 50) -> QuerySet[Game]:
     )
 
 
-# Whose move it is: from the stored seats (``Seat.awaiting_move``, which ``services`` copies from
-# the engine's ``waiting_for()`` after every change), never from a game's state.
+# Whose move it is: from the stored seats (``Seat.must_move``, which ``write.sync`` copies from the
+# engine's ``must_act()`` after every change, and ``awaiting_move``, from ``waiting_for()``),
+# never from a game's state. A game waits for a player's move when it cannot go on without them;
+# one where they only *may* act (throw in, or say "done" while the defender still has cards to
+# beat) is counted apart, as optional.
 
 
 @dataclass(frozen=True)
 class TurnsWaiting:
     """The running games waiting for one player's move: how many, and the first two of them in
-    the order to play them (``turns_waiting``)."""
+    the order to play them (``turns_waiting``); and how many more only let them act
+    (``optional``: the game goes on without them)."""
 
     count: int
     first: tuple[int, ...]  # game ids, at most two
+    optional: int = 0
 
     def next_game(self, *, excluding: int | None = None) -> int | None:
         """The game to play next, other than ``excluding`` (the one on the screen)."""
         return next((game_id for game_id in self.first if game_id != excluding), None)
 
 
-def _seats_waiting(user_ids: Collection[int]) -> QuerySet[Seat]:
+@dataclass(frozen=True)
+class TurnCounts:
+    """How many running games wait for one player's move, and how many only let them act."""
+
+    waiting: int = 0
+    optional: int = 0
+
+
+def _seats_waited_for(user_ids: Collection[int]) -> QuerySet[Seat]:
     return Seat.objects.filter(user_id__in=user_ids, awaiting_move=True, game__status=Game.Status.ACTIVE)
 
 
@@ -361,27 +376,43 @@ _MOST_URGENT_FIRST = (F("deadline").asc(nulls_last=True), F("game__updated_at").
 
 def turns_waiting(*, user_id: int) -> TurnsWaiting:
     """The games waiting for the user's move (for the header, the tab's title and the "next game"
-    buttons): one query over the user's waiting seats (``seat_my_games_idx``), whatever the
-    number of games. Also a throw-in the engine waits for counts: "throw in or say done"."""
+    buttons), and how many others only let them act: one query over the user's waited-for seats
+    (``seat_my_games_idx``), whatever the number of games. A throw-in counts when the bout cannot
+    close without it ("throw in or say done" once every card is beaten), not while the defender
+    still has cards to beat."""
+    needed = Q(must_move=True)
     rows = list(
-        _seats_waiting([user_id])
-        .annotate(total=Window(Count("pk")))
-        .order_by(*_MOST_URGENT_FIRST)
-        .values_list("game_id", "total")[:2]
+        _seats_waited_for([user_id])
+        .annotate(total=Window(Count("pk")), must=Window(Count("pk", filter=needed)))
+        .order_by("-must_move", *_MOST_URGENT_FIRST)
+        .values_list("game_id", "must_move", "total", "must")[:2]
     )
-    return TurnsWaiting(count=rows[0][1] if rows else 0, first=tuple(game_id for game_id, _ in rows))
+    if not rows:
+        return TurnsWaiting(count=0, first=())
+    _game, _needed, total, must = rows[0]
+    return TurnsWaiting(
+        count=must,
+        first=tuple(game_id for game_id, needed_here, _t, _m in rows if needed_here),
+        optional=total - must,
+    )
+
+
+def turn_counts(*, user_ids: Collection[int]) -> dict[int, TurnCounts]:
+    """:class:`TurnCounts` for each of these users (zeros for none): one query."""
+    rows = (
+        _seats_waited_for(user_ids)
+        .order_by()
+        .values("user_id")
+        .annotate(total=Count("pk"), must=Count("pk", filter=Q(must_move=True)))
+        .values_list("user_id", "total", "must")
+    )
+    found = {user_id: TurnCounts(waiting=must, optional=total - must) for user_id, total, must in rows}
+    return {user_id: found.get(user_id, TurnCounts()) for user_id in user_ids}
 
 
 def turns_waiting_counts(*, user_ids: Collection[int]) -> dict[int, int]:
     """How many running games wait for each of these users' move (0 for none): one query."""
-    counts = dict(
-        _seats_waiting(user_ids)
-        .order_by()
-        .values("user_id")
-        .annotate(n=Count("pk"))
-        .values_list("user_id", "n")
-    )
-    return {user_id: counts.get(user_id, 0) for user_id in user_ids}
+    return {user_id: counts.waiting for user_id, counts in turn_counts(user_ids=user_ids).items()}
 
 
 def game_list(

@@ -24,9 +24,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q, Value
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import durak
 from accounts.models import BOT_LEVELS, User
@@ -286,7 +288,11 @@ def game_start(*, user: User, game_id: int) -> Game:
         durak.Rules.from_dict(game.rules).validate_players(len(seats))
     except ValueError as error:
         raise WrongStatus(
-            _("Cannot start with %(count)d players: %(reason)s")
+            ngettext(
+                "Cannot start with %(count)d player: %(reason)s",
+                "Cannot start with %(count)d players: %(reason)s",
+                len(seats),
+            )
             % {
                 "count": len(seats),
                 "reason": engine_message(error) if isinstance(error, durak.DurakError) else error,
@@ -502,21 +508,70 @@ def game_invite(*, user: User, game_id: int, username: str) -> Invitation:
     return invitation
 
 
-def seat_seen(*, game: Game, seat: Seat | None) -> None:
+def _seen(moves: int) -> Greatest:
+    """``Seat.seen_moves`` raised to ``moves`` (never lowered: a page showing an older table
+    than another tab did has not unseen anything)."""
+    return Greatest(Coalesce(F("seen_moves"), Value(0)), Value(moves))
+
+
+def seat_seen(*, game: Game, seat: Seat | None, moves: int | None = None) -> None:
     """Record that a seated player opened the game: it stops "your move" emails until the
     next move and the "time almost up" warning for this turn, and reads the game's
-    notifications (two UPDATEs; nothing for spectators)."""
+    notifications (two UPDATEs; nothing for spectators). ``moves``: how many moves of the log
+    the page shows them (``Seat.seen_moves``: the history's "new" marks start after these)."""
     if seat is None:
         return
     now = timezone.now()
+    fields: dict[str, Any] = {"last_seen_at": now}
+    if moves is not None:
+        fields["seen_moves"] = _seen(moves)
     # Never wait for a row a move holds: a page view waiting on a lock joined lock cycles with
     # moves in the worker (deadlocks). A row that a move holds now is marked on the next visit.
     with transaction.atomic():
         free = Seat.objects.filter(pk=seat.pk).select_for_update(skip_locked=True).values("pk")
-        if Seat.objects.filter(pk__in=free).update(last_seen_at=now):
+        if Seat.objects.filter(pk__in=free).update(**fields):
             seat.last_seen_at = now
         for seen in hooks.game_seen:
             seen(game_id=game.pk, user_id=seat.user_id)
+
+
+#: How long a page's word that it is open and visible holds (``seat_presence``): ``live.js``
+#: says it again every ``PRESENCE_HEARTBEAT`` while it stays so, and at once when it is hidden.
+PRESENCE_TTL = timedelta(seconds=60)
+PRESENCE_HEARTBEAT = timedelta(seconds=25)
+
+
+def seat_presence(*, game_id: int, user_id: int, visible: bool, version: int | None = None) -> bool:
+    """The user's page of the game says whether it is open and visible now (``static/js/live.js``:
+    when it opens, is shown or hidden, every ``PRESENCE_HEARTBEAT`` while shown, and when it
+    closes) and, with ``version``, which version of the table it shows. Returns whether the user
+    has a seat in the game (nothing is written for anyone else).
+
+    Visible: ``Seat.present_until`` is ``PRESENCE_TTL`` from now (while it lasts no "your move"
+    is written, mailed or pushed for the game: ``notifications.policy.present``), the player was
+    there now (``last_seen_at``), the moves of that version are seen (``seen_moves``, when it is
+    still the game's version: an older one is followed by the newer table, which says so), and
+    the game's notifications are read. Hidden: ``present_until`` is cleared.
+
+    One read of the game's version, one UPDATE of the seat: it waits for a move holding the seat
+    (a short wait, holding nothing else, so never in a cycle: docs/locking.md), because a
+    "hidden" that was skipped would keep the player's turns quiet for a minute. The
+    notifications are read with ``SKIP LOCKED`` (``hooks.game_seen``)."""
+    now = timezone.now()
+    seat = Seat.objects.filter(game_id=game_id, user_id=user_id)
+    if not visible:
+        return bool(seat.update(present_until=None))
+    fields: dict[str, Any] = {"present_until": now + PRESENCE_TTL, "last_seen_at": now}
+    if version is not None:
+        shown = Game.objects.filter(pk=game_id, version=version).values_list("moves_made", flat=True).first()
+        if shown is not None:
+            fields["seen_moves"] = _seen(shown)
+    with transaction.atomic():
+        if not seat.update(**fields):
+            return False
+        for seen in hooks.game_seen:
+            seen(game_id=game_id, user_id=user_id)
+    return True
 
 
 #: An open game page (its table poll, its live stream) refreshes its seat's ``last_seen_at`` at
@@ -524,24 +579,39 @@ def seat_seen(*, game: Game, seat: Seat | None) -> None:
 SEEN_REFRESH = timedelta(seconds=30)
 
 
-def seat_watching(*, game_id: int, user_id: int, changed: bool, seat: Seat | None = None) -> None:
+def seat_watching(
+    *,
+    game_id: int,
+    user_id: int,
+    changed: bool,
+    seat: Seat | None = None,
+    shown_moves: int | None = None,
+) -> None:
     """The user has the game's page open: its table poll (or live stream) just asked. Refresh
     their seat's ``last_seen_at`` if it is older than ``SEEN_REFRESH`` or than their turn (one
     UPDATE, matching nothing for a spectator; none when ``seat``, theirs as just read, is
     fresh), and, when the game ``changed`` (the page is shown a new version), read their
     notifications of the game (one more UPDATE) so that the bell does not count what the page
     shows. A poll that finds nothing new passes ``changed=False`` (and calls this at most every
-    ``SEEN_REFRESH``, ``games.views``).
+    ``SEEN_REFRESH``, ``games.views``). ``shown_moves``: the page is visible and is shown that
+    many moves of the log (``Seat.seen_moves``, in the same UPDATE: seen live is seen).
 
     Locks (docs/locking.md): never the game row; the seat, then the notifications, each with
     ``SKIP LOCKED`` (a row a move holds is marked by a later poll: that move changes the
     version), so this never waits. Neither UPDATE changes a foreign key: no key check either.
     """
     now = timezone.now()
-    if seat is not None and not _seen_stale(seat, now):
+    fields: dict[str, Any] = {"last_seen_at": now}
+    unseen = shown_moves is not None and (seat is None or (seat.seen_moves or 0) < shown_moves)
+    if unseen:
+        assert shown_moves is not None
+        fields["seen_moves"] = _seen(shown_moves)
+    if seat is not None and not _seen_stale(seat, now) and not unseen:
         if not changed:
             return
         stale_seat = None
+    elif unseen:
+        stale_seat = Seat.objects.filter(game_id=game_id, user_id=user_id)
     else:
         stale = Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now - SEEN_REFRESH)
         stale |= Q(turn_started_at__isnull=False, last_seen_at__lt=F("turn_started_at"))
@@ -549,7 +619,7 @@ def seat_watching(*, game_id: int, user_id: int, changed: bool, seat: Seat | Non
     with transaction.atomic():
         if stale_seat is not None:
             free = stale_seat.select_for_update(skip_locked=True).values("pk")
-            Seat.objects.filter(pk__in=free).update(last_seen_at=now)
+            Seat.objects.filter(pk__in=free).update(**fields)
         if changed:
             for seen in hooks.game_seen:
                 seen(game_id=game_id, user_id=user_id)
@@ -597,12 +667,12 @@ def game_abort(*, game_id: int) -> Game:
         raise WrongStatus(_("This game is over already."))
     seats = write.seats_of(game)
     for seat in seats:
-        seat.awaiting_move = False
+        seat.awaiting_move = seat.must_move = False
         seat.result = Seat.Result.NONE
         seat.place = seat.deadline = seat.warn_at = seat.turn_started_at = None
     game.status = Game.Status.ABORTED
     game.finished_at = timezone.now()
-    game.deadline = None
+    game.deadline = game.claim_warn_at = None
     game.version += 1
     write.save(game, seats)
     return game
@@ -635,10 +705,7 @@ def waited_since(game: Game, seats: Iterable[Seat]) -> datetime | None:
     seats' ``turn_started_at`` (a move starts every waited-for player's wait again; a preference,
     which is no move, only that of a player it starts waiting for: ``timeouts.set_deadlines``).
     None for a game that is not running."""
-    if game.status != Game.Status.ACTIVE:
-        return None
-    starts = [seat.turn_started_at for seat in seats if seat.awaiting_move and seat.turn_started_at]
-    return max(starts, default=game.started_at)
+    return timeouts.waited_since(game, seats)
 
 
 def _leave_locked(*, user: User, game_id: int, expected_version: int | None) -> tuple[Game, list[Seat], Seat]:

@@ -48,10 +48,11 @@ def time_control_words(game: Any) -> str:
 
 def rules_summary(game: Any) -> str:
     """The game's rules in one line: the engine's summary of its preset, then each option the
-    creator changed (``classic`` with a 52-card deck: "Podkidnoy, the Full rules: … · Deck = 52")."""
+    creator changed (``classic`` with a 52-card deck: "Podkidnoy, the Full rules: … · Deck: 52")."""
     parts = [engine_text.preset_summary(game.preset)] if game.preset in durak.PRESETS else []
     parts += [
-        f"{engine_text.option_name(name)} = {engine_text.option_value(name, value)}"
+        gettext("%(option)s: %(value)s")
+        % {"option": engine_text.option_name(name), "value": engine_text.option_value(name, value)}
         for name, value in (game.rule_overrides or {}).items()
     ]
     return " · ".join(parts)

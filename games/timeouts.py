@@ -133,6 +133,17 @@ def pauses_for(
     return lambda day: day in away or (weekends and day.weekday() >= 5)
 
 
+def waited_since(game: Game, seats: Iterable[Seat]) -> datetime | None:
+    """Since when ``game`` has waited on the players it waits for now: the latest of their
+    seats' ``turn_started_at`` (a move starts every waited-for player's wait again; a preference,
+    which is no move, only that of a player it starts waiting for: :func:`set_deadlines`).
+    None for a game that is not running."""
+    if game.status != Game.Status.ACTIVE:
+        return None
+    starts = [seat.turn_started_at for seat in seats if seat.awaiting_move and seat.turn_started_at]
+    return max(starts, default=game.started_at)
+
+
 def _clocked(game: Game, seat: Seat) -> bool:
     # A computer player has no clock: it is never timed out (games.bots re-queues a lost move).
     return (

@@ -23,13 +23,14 @@ from django_htmx.middleware import HtmxDetails
 import durak
 from accounts.models import User
 from durak.enchanted import ENCHANTED_STAGES
+from durak_site import offline
 from durak_site.jsonlimits import loads_limited
 
 from . import leaving, selectors, services, timeouts, words
 from .exceptions import GameError, GameNotFound, InvalidRules
 from .forms import GameCreateForm, LobbyFilterForm, VacationForm
 from .models import Game, Seat
-from .presentation import build_table
+from .presentation import build_table, engine
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -211,14 +212,24 @@ def _render_game(
         raise Http404(_("No such game.")) from None
     game = page.game
     seen = selectors.game_view(game=game, user=request.user)
-    # When the player last looked, before this visit marks the seat as seen: the history marks
-    # the moves since.
-    looked_before = seen.seat.last_seen_at if seen.seat is not None else None
+    # What the player had seen on screen before (``Seat.seen_moves``): the history marks the
+    # others' moves since as new. A swap into a page that is visible shows its moves live: seen,
+    # none of them new (the marks made when the page opened, or while it was hidden, stay:
+    # history.js keeps them).
+    live_on_screen = bool(request.htmx) and _page_visible(request)
+    seen_before = seen.seat.seen_moves if seen.seat is not None else None
+    marks_after = game.moves_made if live_on_screen and seen.seat is not None else seen_before
     if visit and game.status == Game.Status.ACTIVE:
-        services.seat_seen(game=game, seat=seen.seat)
+        services.seat_seen(game=game, seat=seen.seat, moves=game.moves_made)
         _seen_just_now(request, game.pk)
-    elif watching and seen.seat is not None:  # the open page is shown a new version
-        services.seat_watching(game_id=game.pk, user_id=seen.seat.user_id, changed=True, seat=seen.seat)
+    elif (watching or live_on_screen) and seen.seat is not None:  # the open page is shown a new version
+        services.seat_watching(
+            game_id=game.pk,
+            user_id=seen.seat.user_id,
+            changed=True,
+            seat=seen.seat,
+            shown_moves=game.moves_made if live_on_screen else None,
+        )
         _seen_just_now(request, game.pk)
     seats = list(game.seats.all())
     table = None
@@ -228,13 +239,23 @@ def _render_game(
         # The whole log in one read: the history and the last-move line (``games.words``).
         moves = page.moves
         last = next((move for move in reversed(moves) if durak.is_move(move.action["type"])), None)
-        history = words.history(moves, me=seen.position, names=names, since=looked_before)
+        over = engine.game_of(seen.view) if seen.view.get("over") else None
+        history = words.history(
+            moves,
+            me=seen.position,
+            names=names,
+            seen=marks_after,
+            outcome=over.outcome() if over is not None else None,
+        )
         table = build_table(
             seen.view,
             names,
             seen.position,
             last_action=last.action if last is not None else None,
             last_position=last.position if last is not None else None,
+            last_all_beaten=last is not None and last.seq in words.passes_on_beaten(moves),
+            hand_order=getattr(request.user, "hand_order", "suit_trumps_last"),
+            computers=frozenset(seat.position for seat in seats if seat.user.is_bot),
         )
     context: dict[str, Any] = {
         "game": game,
@@ -244,6 +265,7 @@ def _render_game(
         "history": history,
         "error": error,
         "poll_seconds": settings.GAME_POLL_SECONDS,
+        "presence_heartbeat": int(services.PRESENCE_HEARTBEAT.total_seconds()),
         "can_join": (
             request.user.is_authenticated
             and seen.seat is None
@@ -276,7 +298,10 @@ def _render_game(
         "leaving": leaving.leaving_for(game=game, seat=seen.seat, seats=seats, viewer=request.user),
     }
     template = "games/game.html#table" if request.htmx else "games/game.html"
-    return render(request, template, context, status=status)
+    response = render(request, template, context, status=status)
+    if seen.seat is not None and not request.htmx:
+        offline.keep_offline(response)  # the player's own table: the service worker may keep it
+    return response
 
 
 @require_GET
@@ -303,6 +328,30 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         _still_watching(request, game_id)
         return HttpResponse(status=204)
     return _render_game(request, game_id, watching=True)
+
+
+def _page_visible(request: HttpRequest) -> bool:
+    """Whether the page that asked is shown on the screen now (``X-Page-Visible``, which
+    ``static/js/live.js`` adds to the page's requests from ``document.visibilityState``)."""
+    return request.headers.get("X-Page-Visible") == "1"
+
+
+@require_POST
+@login_required
+def game_presence(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """``POST /games/<id>/presence/``: the player's page of the game is open and visible
+    (``visible=1``) or not (``visible=0``), showing the table at ``version``
+    (``services.seat_presence``; ``static/js/live.js`` posts it). 204 either way: a spectator's
+    or a stranger's word changes nothing and learns nothing."""
+    asked = request.POST.get("version", "")
+    version = int(asked) if asked.isascii() and asked.isdigit() and len(asked) <= 10 else None
+    services.seat_presence(
+        game_id=game_id,
+        user_id=_player(request).pk,
+        visible=request.POST.get("visible") == "1",
+        version=version,
+    )
+    return HttpResponse(status=204)
 
 
 def _watched_key(request: HttpRequest, game_id: int) -> str | None:

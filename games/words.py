@@ -24,10 +24,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 import durak
+from accounts.computers import bot_number, computer_name
 from durak.cards import SUIT_SYMBOLS
 from durak_site import dates
 
@@ -46,21 +48,20 @@ def capfirst(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-#: How sentences name a computer player: by its level (``accounts.models.BOT_LEVELS``), never by
-#: its account's user name.
-BOT_NAMES: dict[str, Callable[[], str]] = {
-    "random": lambda: _("Computer (beginner)"),
-    "rules": lambda: _("Computer (rule of thumb)"),
-    "search": lambda: _("Computer (strongest)"),
-}
+def mid_sentence(sentence: str, *, mine: bool) -> str:
+    """A sentence as it reads after a colon: one about the reader ("You take the cards.",
+    «Вы берёте карты.») starts with its pronoun, which goes to lower case there; one that starts
+    with a name keeps it as written."""
+    return sentence[:1].lower() + sentence[1:] if mine else sentence
 
 
 def seat_name(user: Any) -> str:
     """A seated user as the sentences name them: a person by their name, a computer player by
-    its level ("Computer (beginner)")."""
+    its own name and level ("Masha (rule of thumb)": ``accounts.computers``), never by its
+    account's user name. ``user``: a ``User``, or anything with ``is_bot``, ``bot_level`` and
+    ``username`` (a computer) or ``name`` (a person)."""
     if getattr(user, "is_bot", False):
-        level = BOT_NAMES.get(getattr(user, "bot_level", ""))
-        return level() if level else _("Computer")
+        return computer_name(getattr(user, "bot_level", ""), bot_number(getattr(user, "username", "")))
     return str(user.name)
 
 
@@ -152,8 +153,10 @@ def confirm_question(label: str) -> str:
 # --- moves ----------------------------------------------------------------------------------------
 
 
-def _mine(action: Mapping[str, Any], kind: str) -> str:
+def _mine(action: Mapping[str, Any], kind: str, all_beaten: bool = False) -> str:
     card = durak.pretty(action["card"]) if action.get("card") else ""
+    if kind == "pass" and all_beaten:
+        return pgettext("pass when every card is beaten", "You: done.")  # «Бито», as the button said
     if kind == "attack":
         return _("You attack with %(cards)s.") % {"cards": cards_text(action.get("cards") or [])}
     if kind == "throw":
@@ -169,9 +172,7 @@ def _mine(action: Mapping[str, Any], kind: str) -> str:
         "take": lambda: _("You take the cards."),
         "pass": lambda: _("You: done."),  # the button's word ("Done", «Пас»)
         "auto_pass": lambda: (
-            _("You asked not to be waited for to throw in.")
-            if action.get("on")
-            else _("You asked to be waited for to throw in again.")
+            _("You pass on throw-ins.") if action.get("on") else _("You no longer pass on throw-ins.")
         ),
         "swap_trump": lambda: _("You swap the trump card."),
         "reverse": lambda: _("You reverse the direction of play."),
@@ -182,9 +183,11 @@ def _mine(action: Mapping[str, Any], kind: str) -> str:
     return sentences[kind]() if kind in sentences else ""
 
 
-def _theirs(action: Mapping[str, Any], kind: str, name: str) -> str:
+def _theirs(action: Mapping[str, Any], kind: str, name: str, all_beaten: bool = False) -> str:
     who = {"name": name}
     card = durak.pretty(action["card"]) if action.get("card") else ""
+    if kind == "pass" and all_beaten:
+        return pgettext("pass when every card is beaten", "%(name)s: done.") % who
     if kind == "attack":
         return _("%(name)s attacks with %(cards)s.") % {**who, "cards": cards_text(action.get("cards") or [])}
     if kind == "throw":
@@ -201,9 +204,9 @@ def _theirs(action: Mapping[str, Any], kind: str, name: str) -> str:
         "take": lambda: _("%(name)s takes the cards."),
         "pass": lambda: _("%(name)s: done."),
         "auto_pass": lambda: (
-            _("%(name)s asked not to be waited for to throw in.")
+            _("%(name)s passes on throw-ins.")
             if action.get("on")
-            else _("%(name)s asked to be waited for to throw in again.")
+            else _("%(name)s no longer passes on throw-ins.")
         ),
         "swap_trump": lambda: _("%(name)s swaps the trump card."),
         "reverse": lambda: _("%(name)s reverses the direction of play."),
@@ -221,12 +224,14 @@ def move_sentence(
     names: Mapping[int, str],
     position: int | None = None,
     show_cards: bool = True,
+    all_beaten: bool = False,
 ) -> str:
     """A move in words, for ``me`` (``None``: a spectator or a replay): "anna attacks with 6♠.",
     "You take the cards.". ``position``: the seat that chose it (``Move.position``; a server
     action such as a timeout has none and names its player in the action). Without
     ``show_cards`` a card play reads "anna played a card." (the last-move line, once the card
-    went on into a hand)."""
+    went on into a hand). ``all_beaten``: a pass made when every card on the table was beaten,
+    which the button called «Бито» (:func:`passes_on_beaten`)."""
     if not action:
         return ""
     kind = str(action.get("type"))
@@ -235,7 +240,10 @@ def move_sentence(
         if player == me:
             return _("You played a card.")
         return _("%(name)s played a card.") % {"name": player_name(player, names)}
-    sentence = _mine(action, kind) if player == me else _theirs(action, kind, player_name(player, names))
+    if player == me:
+        sentence = _mine(action, kind, all_beaten)
+    else:
+        sentence = _theirs(action, kind, player_name(player, names), all_beaten)
     if sentence and action.get("as_suit") and kind in CARD_PLAYS:
         sentence = _("%(move)s Named as %(suit)s.") % {
             "move": sentence,
@@ -244,67 +252,205 @@ def move_sentence(
     return sentence
 
 
-# --- events ---------------------------------------------------------------------------------------
+# --- results --------------------------------------------------------------------------------------
 
 
-def _fool_sentence(fool: int | None, me: int | None, names: Mapping[int, str]) -> str:
-    if fool is None:
-        return _("The game is over: a draw, nobody is the fool.")
-    if fool == me:
-        return _("The game is over: you are the fool.")
-    return _("The game is over: %(name)s is the fool.") % {"name": player_name(fool, names)}
+@dataclass(frozen=True)
+class Result:
+    """How a finished game came out for one reader, in the facts its words need: made from the
+    engine's :class:`durak.Outcome` and team facts (:meth:`of`), never worked out again, or from
+    a notification's stored facts. ``lost``: the reader lost (None: a spectator or a replay);
+    ``fool``: the fool's name in a game without teams; ``losing_team``: the team that lost;
+    ``reason`` and ``about``: why it ended and whom that was about ("" for the reader, None for
+    nobody)."""
+
+    draw: bool
+    teams: bool
+    lost: bool | None = None
+    fool: str = ""
+    losing_team: int | None = None
+    reason: str = "cards"
+    about: str | None = None
+
+    @classmethod
+    def of(cls, outcome: durak.Outcome, *, me: int | None, names: Mapping[int, str], teams: bool) -> Result:
+        about = None
+        if outcome.reason in ENDINGS and outcome.player is not None:
+            about = "" if outcome.player == me else player_name(outcome.player, names)
+        return cls(
+            draw=outcome.draw,
+            teams=teams,
+            lost=None if me is None else outcome.lost(me),
+            fool=player_name(outcome.loser, names) if outcome.loser is not None else "",
+            losing_team=outcome.losing_team,
+            reason=outcome.reason,
+            about=about,
+        )
 
 
-def _team_draw_sentence() -> str:
-    return _("The game is over: a draw, no team lost.")
+#: The ends of a game that one player brought about, and say so beside the result.
+ENDINGS = ("timeout", "resign", "claim")
+
+
+def _why(result: Result) -> str:
+    """Why the game ended, when one player's timeout, resignation or claim ended it."""
+    if result.about is None or result.reason not in ENDINGS:
+        return ""
+    if result.about == "":
+        return {
+            "timeout": lambda: _("you ran out of time"),
+            "resign": lambda: _("you resigned"),
+            "claim": lambda: _("the game waited too long for your move and was claimed"),
+        }[result.reason]()
+    sentences = {
+        "timeout": lambda: _("%(name)s ran out of time"),
+        "resign": lambda: _("%(name)s resigned"),
+        "claim": lambda: _("the game waited too long for %(name)s and was claimed"),
+    }
+    return sentences[result.reason]() % {"name": result.about}
+
+
+def _fool_clause(result: Result) -> str:
+    """Who is the fool, and why when it was their timeout, resignation or claim: "anna is the
+    fool", "anna ran out of time and is the fool"."""
+    fool = {"fool": result.fool or _("nobody")}
+    if result.about and result.about == result.fool:
+        ended = {
+            "timeout": lambda: _("%(fool)s ran out of time and is the fool"),
+            "resign": lambda: _("%(fool)s resigned and is the fool"),
+            "claim": lambda: _("%(fool)s let the game wait too long and is the fool"),
+        }
+        if result.reason in ended:
+            return ended[result.reason]() % fool
+    return _("%(fool)s is the fool") % fool
+
+
+def result_clause(result: Result) -> str:
+    """The result in a few words, for the reader: "you are the fool", "your team lost", "you won,
+    anna is the fool", "a draw, nobody is the fool" (with why, when one player's timeout,
+    resignation or claim ended it). The same words on the table, in the history, the replays,
+    the bell and e-mail."""
+    if result.draw:
+        return _("a draw, no team lost") if result.teams else _("a draw, nobody is the fool")
+    if result.teams:
+        if result.lost is None:
+            team = TEAM_WORDS[result.losing_team]() if result.losing_team is not None else _("a team")
+            clause = _("%(team)s lost") % {"team": team}
+        else:
+            clause = _("your team lost") if result.lost else _("your team won")
+    elif result.lost:
+        clause = _("you are the fool")
+    elif result.lost is None:
+        return _fool_clause(result)
+    else:
+        return _("you won, %(fool)s") % {"fool": _fool_clause(result)} if result.fool else _("you won")
+    why = _why(result)
+    return _("%(result)s (%(why)s)") % {"result": clause, "why": why} if why else clause
 
 
 def outcome_sentence(
     outcome: durak.Outcome, *, me: int | None, names: Mapping[int, str], teams: bool = False
 ) -> str:
     """How a finished game came out (the engine's :class:`durak.Outcome`), for ``me``: "The game
-    is over: anna is the fool.", "The game is over: your team lost (you and clara)."; ``teams``:
-    a team game."""
-    if not teams:
-        return _fool_sentence(outcome.loser, me, names)
-    if outcome.losing_team is None:
-        return _team_draw_sentence()
-    losers = join_names([seat_word(p, me=me, names=names) for p in outcome.losers])
-    if me is not None and outcome.lost(me):
-        return _("The game is over: your team lost (%(names)s).") % {"names": losers}
-    return _("The game is over: %(team)s (%(names)s) lost.") % {
-        "team": TEAM_WORDS[outcome.losing_team](),
-        "names": losers,
-    }
+    is over: anna is the fool.", "The game is over: your team lost."; ``teams``: a team game
+    (``durak.Rules.has_teams``)."""
+    return over_sentence(Result.of(outcome, me=me, names=names, teams=teams))
 
 
-def _game_over(event: Mapping[str, Any], me: int | None, names: Mapping[int, str]) -> str:
-    reason, player = event.get("reason"), event.get("player")
-    name = {"name": player_name(player, names)}
-    if reason == "timeout":
-        return (
-            _("Your time ran out: the game is over.")
-            if player == me
-            else (_("%(name)s ran out of time: the game is over.") % name)
+def over_sentence(result: Result) -> str:
+    """ "The game is over: you won, anna is the fool."."""
+    return _("The game is over: %(result)s.") % {"result": result_clause(result)}
+
+
+def ordinal(place: int) -> str:
+    """A place in the reader's language: "1st", "2nd", "11th"; in Russian the number and its ending."""
+    if (translation.get_language() or "en").startswith("en"):
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(place % 10 if place % 100 not in (11, 12, 13) else 0, "th")
+        return f"{place}{suffix}"
+    return pgettext("an ordinal place (not used in English)", "%(place)s.") % {"place": place}
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """How a finished game came out for one seat, for a list of seats (the table's results, the
+    profile, My games, the replay): from the engine's :class:`durak.Outcome` (:meth:`of`) or
+    from the seat's copy of it (``Seat.result`` and ``Seat.place``, written from
+    ``Game.outcome()`` by ``games.write.sync``: :meth:`stored`)."""
+
+    lost: bool
+    draw: bool
+    teams: bool
+    place: int | None = None
+    players: int = 2
+
+    @classmethod
+    def of(cls, outcome: durak.Outcome, position: int, *, teams: bool, players: int) -> SeatResult:
+        return cls(
+            lost=outcome.lost(position),
+            draw=outcome.draw,
+            teams=teams,
+            place=outcome.place(position),
+            players=players,
         )
-    if reason == "resign":
-        return (
-            _("You resigned: the game is over.")
-            if player == me
-            else (_("%(name)s resigns: the game is over.") % name)
-        )
-    if reason == "claim":
-        return (
-            _("You stopped playing: the game is claimed.")
-            if player == me
-            else (_("%(name)s stopped playing: the game is claimed.") % name)
-        )
-    if "team" in event:
+
+    @classmethod
+    def stored(cls, *, result: str, place: int | None, teams: bool, players: int) -> SeatResult:
+        return cls(lost=result == "fool", draw=result == "draw", teams=teams, place=place, players=players)
+
+    @property
+    def word(self) -> str:
+        """ "the fool", "won", "team lost", "team won", "draw"."""
+        if self.draw:
+            return pgettext("a seat's result", "draw")
+        if self.teams:
+            return _("team lost") if self.lost else _("team won")
+        return pgettext("a seat's result", "the fool") if self.lost else pgettext("a seat's result", "won")
+
+    @property
+    def label(self) -> str:
+        """The word, with the place of a player who went out in a game of three or more: "won
+        (2nd place)"."""
+        if self.place is None or self.lost or self.draw or self.teams or self.players < 3:
+            return self.word
+        return _("%(result)s (%(place)s place)") % {"result": self.word, "place": ordinal(self.place)}
+
+
+# --- events ---------------------------------------------------------------------------------------
+
+
+def _game_over(
+    event: Mapping[str, Any], me: int | None, names: Mapping[int, str], outcome: durak.Outcome | None
+) -> str:
+    """The end of the game, as the table tells it (``outcome``: the game's, if known)."""
+    teams = "team" in event  # the engine names the losing team of a team game's end
+    if outcome is not None:
+        return outcome_sentence(outcome, me=me, names=names, teams=teams)
+    reason, player = str(event.get("reason") or "cards"), event.get("player")
+    if teams:  # whose team each seat is in is the outcome's to say: told as to a spectator
         team = event.get("team")
-        if team is None:
-            return _team_draw_sentence()
-        return _("The game is over: %(team)s lost.") % {"team": TEAM_WORDS[int(team)]()}
-    return _fool_sentence(player, me, names)
+        about = None if player is None or reason not in ENDINGS else player_name(player, names)
+        return over_sentence(
+            Result(
+                draw=team is None,
+                teams=True,
+                losing_team=None if team is None else int(team),
+                reason=reason,
+                about="" if player is not None and player == me else about,
+            )
+        )
+    about = None
+    if reason in ENDINGS and player is not None:
+        about = "" if player == me else player_name(player, names)
+    return over_sentence(
+        Result(
+            draw=player is None,
+            teams=False,
+            lost=None if me is None else player == me,
+            fool=player_name(player, names) if player is not None else "",
+            reason=reason,
+            about=about,
+        )
+    )
 
 
 def _bout_end(event: Mapping[str, Any], me: int | None, names: Mapping[int, str]) -> str:
@@ -368,25 +514,72 @@ _EVENT_SENTENCES: dict[str, Callable[[Mapping[str, Any], int | None, Mapping[int
     "swap": _swap,
     "out": _out,
     "automatic": _automatic,
-    "game_over": _game_over,
 }
 
 
-def event_sentence(event: Mapping[str, Any], *, me: int | None, names: Mapping[int, str]) -> str:
+def event_sentence(
+    event: Mapping[str, Any],
+    *,
+    me: int | None,
+    names: Mapping[int, str],
+    outcome: durak.Outcome | None = None,
+) -> str:
     """What an engine event means, in words ("" for one that says nothing to people). Only public
     facts: a draw is a count (and the face-up trump, which everybody saw), a bout's cards lay on
-    the table."""
+    the table. ``outcome``: the finished game's (``durak.Game.outcome``), so that its end reads
+    as the table's result line does."""
+    if event.get("type") == "game_over":
+        return _game_over(event, me, names, outcome)
     sentence = _EVENT_SENTENCES.get(str(event.get("type")))
     return sentence(event, me, names) if sentence else ""
 
 
 def event_sentences(
-    events: Iterable[Mapping[str, Any]], *, me: int | None, names: Mapping[int, str]
+    events: Iterable[Mapping[str, Any]],
+    *,
+    me: int | None,
+    names: Mapping[int, str],
+    outcome: durak.Outcome | None = None,
 ) -> list[str]:
-    return [line for event in events if (line := event_sentence(event, me=me, names=names))]
+    return [line for event in events if (line := event_sentence(event, me=me, names=names, outcome=outcome))]
 
 
 # --- the history ----------------------------------------------------------------------------------
+
+
+def passes_on_beaten(moves: Iterable[Any]) -> set[int]:
+    """The ``seq`` of each pass made while every card on the table was beaten and nobody was
+    taking: the moment the "done" button reads «Бито» (:func:`pass_label`), so that the history
+    says what the button said. Read from the public log alone (``Move`` rows, oldest first):
+    the cards laid, the cards beaten, a "take", and the end of each bout."""
+    beaten: dict[str, bool] = {}  # each attack card on the table: beaten yet?
+    taking = False
+    found = set()
+
+    def lay(action: Mapping[str, Any]) -> None:
+        nonlocal taking
+        kind = action.get("type")
+        if kind == "attack":
+            beaten.update(dict.fromkeys(action.get("cards") or [], False))
+        elif kind in ("throw", "transfer"):
+            beaten[action["card"]] = False
+        elif kind == "defend":
+            beaten[action["target"]] = True
+        elif kind == "take":
+            taking = True
+
+    for move in moves:
+        action = move.action
+        if action.get("type") == "pass" and beaten and all(beaten.values()) and not taking:
+            found.add(move.seq)
+        lay(action)
+        for event in move.events or []:
+            if event.get("type") == "automatic":
+                lay(event.get("action") or {})
+            elif event.get("type") == "bout_end":
+                beaten.clear()
+                taking = False
+    return found
 
 
 @dataclass(frozen=True)
@@ -398,7 +591,7 @@ class HistoryEntry:
     events: list[str]
     at: datetime | None
     mine: bool
-    #: Made by someone else since the reader last looked at the game.
+    #: Made by someone else and not yet seen by the reader on screen.
     new: bool
 
     @property
@@ -429,11 +622,16 @@ def history(
     *,
     me: int | None,
     names: Mapping[int, str],
-    since: datetime | None = None,
+    seen: int | None = None,
+    outcome: durak.Outcome | None = None,
 ) -> History:
     """The public move log in words, newest first. ``moves``: ``Move`` rows (or anything with
     ``seq``, ``position``, ``action``, ``events``, ``created_at``), oldest first, as read at once.
-    ``since``: when the reader last looked; the others' moves after it are ``new``."""
+    ``seen``: how many moves of the log the reader has seen on screen (``Seat.seen_moves``;
+    None: they never looked); the others' moves after those are ``new``. ``outcome``: the
+    finished game's, told at its end as on the table."""
+    moves = list(moves)
+    on_beaten = passes_on_beaten(moves)
     entries = []
     for move in moves:
         player = move.position if move.position is not None else move.action.get("player")
@@ -442,15 +640,16 @@ def history(
         entries.append(
             HistoryEntry(
                 seq=move.seq,
-                move=move_sentence(move.action, me=me, names=names, position=move.position),
-                events=event_sentences(move.events or [], me=me, names=names),
+                move=move_sentence(
+                    move.action, me=me, names=names, position=move.position, all_beaten=move.seq in on_beaten
+                ),
+                events=event_sentences(move.events or [], me=me, names=names, outcome=outcome),
                 at=at,
                 mine=mine,
                 new=bool(
                     me is not None
-                    and since is not None
-                    and at is not None
-                    and at > since
+                    and seen is not None
+                    and move.seq > seen
                     and not mine
                     and durak.is_move(move.action["type"])  # a preference is no news
                 ),

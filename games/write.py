@@ -35,7 +35,7 @@ services) is never imported below it: tasks are queued by name
 
 import logging
 from collections.abc import Callable, Iterable, Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -57,9 +57,18 @@ from .models import Game, Move, Seat
 logger = logging.getLogger(__name__)
 
 #: The seat columns copied from the engine and the clocks; only those that changed are written.
-SEAT_FIELDS = ("awaiting_move", "place", "result", "turn_started_at", "deadline", "warn_at")
+SEAT_FIELDS = ("awaiting_move", "must_move", "place", "result", "turn_started_at", "deadline", "warn_at")
 #: The game columns a change of a running game writes.
-MOVE_FIELDS = ["state", "version", "moves_made", "status", "finished_at", "deadline", "updated_at"]
+MOVE_FIELDS = [
+    "state",
+    "version",
+    "moves_made",
+    "status",
+    "finished_at",
+    "deadline",
+    "claim_warn_at",
+    "updated_at",
+]
 #: Those a preference writes: not ``updated_at``, which says when the game last moved on.
 PREFERENCE_FIELDS = [field for field in MOVE_FIELDS if field != "updated_at"]
 #: The task that plays a computer player's move (``games.tasks.bot_move``).
@@ -118,7 +127,8 @@ def _changes(seat: Seat) -> dict[str, Any]:
 def save_seats(seats: Iterable[Seat]) -> list[Seat]:
     """Write the seat fields that changed since the seats were read (``seats_of``) or last
     written: one UPDATE of only those rows and columns (none if nothing changed). Returns the
-    seats whose ``awaiting_move`` changed; their players' bells are told after the commit."""
+    seats whose ``awaiting_move`` or ``must_move`` changed; their players' bells (the count of
+    games waiting for them) are told after the commit."""
     changed = {seat.pk: (seat, fields) for seat in seats if (fields := _changes(seat))}
     if len(changed) == 1:
         ((pk, (_seat, fields)),) = changed.items()
@@ -139,7 +149,7 @@ def save_seats(seats: Iterable[Seat]) -> list[Seat]:
         Seat.objects.filter(pk__in=changed).update(**columns)
     flipped = []
     for seat, fields in changed.values():
-        if "awaiting_move" in fields:
+        if "awaiting_move" in fields or "must_move" in fields:
             flipped.append(seat)
         remember(seat)
     for bells_changed in hooks.bells_changed:
@@ -197,17 +207,24 @@ def record(
 def sync(
     game: Game, seats: list[Seat], engine: durak.Game, *, started: bool = False, restart: bool = True
 ) -> None:
-    """Copy the engine into the seats (whom it waits for, who went out where, each result from
-    ``engine.outcome()``) and the game (finished), give each waited-for player a fresh deadline
-    (``restart``, after a move; else only those it starts waiting for: ``timeouts.set_deadlines``),
-    write the seats that changed and the notifications this change causes. A finished game's
-    stats are counted here, in the same transaction. The caller saves the game (:func:`save`)."""
-    was_waiting = {seat.pk: seat.awaiting_move for seat in seats}
+    """Copy the engine into the seats (whom it waits for, whom it cannot go on without, who went
+    out where, each result from ``engine.outcome()``) and the game (finished), give each
+    waited-for player a fresh deadline (``restart``, after a move; else only those it starts
+    waiting for: ``timeouts.set_deadlines``) and the game the moment a claim becomes possible
+    (``claim_warn_at``), write the seats that changed and the notifications this change causes.
+    A finished game's stats are counted here, in the same transaction. The caller saves the game
+    (:func:`save`).
+
+    The notifications' "your move" goes to each player the game now cannot go on without and
+    could before (``newly_waiting``): not to a thrower who only may add a card."""
+    was_needed = {seat.pk: seat.must_move for seat in seats}
     waiting = set(engine.waiting_for())
+    needed = set(engine.must_act())
     outcome = engine.outcome()
     places = {player: index + 1 for index, player in enumerate(engine.finished)}
     for seat in seats:
         seat.awaiting_move = seat.position in waiting
+        seat.must_move = seat.position in needed
         seat.place = places.get(seat.position) if outcome is None else outcome.place(seat.position)
         seat.result = _result(seat, outcome)
     now = timezone.now()
@@ -217,8 +234,9 @@ def sync(
         for finished in hooks.game_finished:
             finished(game=game, seats=seats, engine=engine)  # same transaction as the finish
     timeouts.set_deadlines(game, seats, now=now, restart=restart)
+    game.claim_warn_at = _claim_warn_at(game, seats, engine)
     save_seats(seats)
-    newly_waiting = [seat for seat in seats if seat.awaiting_move and not was_waiting[seat.pk]]
+    newly_waiting = [seat for seat in seats if seat.must_move and not was_needed[seat.pk]]
     for changed in hooks.change_recorded:
         changed(
             game=game,
@@ -228,6 +246,19 @@ def sync(
             finished=outcome is not None,
             outcome=outcome,
         )
+
+
+def _claim_warn_at(game: Game, seats: list[Seat], engine: durak.Game) -> datetime | None:
+    """When someone may claim the running ``game`` if nobody moves before: the wait the engine
+    asks of a claim (``claim_wait``) after the game started waiting on the players it waits for
+    now (``timeouts.waited_since``). None for a game with a clock, or one nobody may claim."""
+    if game.status != Game.Status.ACTIVE or game.move_time is not None:
+        return None
+    waits = [wait for p in range(engine.players) if (wait := engine.claim_wait(p)) is not None]
+    since = timeouts.waited_since(game, seats)
+    if not waits or since is None:
+        return None
+    return since + timedelta(seconds=min(waits))
 
 
 def _result(seat: Seat, outcome: durak.Outcome | None) -> str:

@@ -14,7 +14,15 @@ from .selectors import active_suspension
 
 class LoginForm(AllauthLoginForm):  # type: ignore[misc]
     """allauth's log-in form; a suspended user with the right password is told why and until when
-    (anyone else sees only allauth's "not correct" message)."""
+    (anyone else sees only allauth's "not correct" message). Its first field says what it takes
+    ("User name or e-mail"; allauth's "Login" reads «Войти» in Russian, a verb)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        login = self.fields["login"]
+        login.label = _("User name or e-mail")
+        login.widget.attrs["placeholder"] = str(login.label)
+        self.fields["remember"].label = _("Remember me")
 
     def clean(self) -> dict[str, Any]:
         try:

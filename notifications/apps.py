@@ -19,6 +19,7 @@ class NotificationsConfig(AppConfig):
             game_seen,
             invited,
             reminders_sent,
+            send_claim_warnings,
             send_time_warnings,
             with_notification_facts,
         )
@@ -32,3 +33,4 @@ class NotificationsConfig(AppConfig):
         hooks.game_seen.register(game_seen)
         hooks.reminders_sent.register(reminders_sent)
         hooks.sweep.register(send_time_warnings)
+        hooks.sweep.register(send_claim_warnings)

@@ -67,13 +67,18 @@ class TimeZoneForm(forms.ModelForm):  # type: ignore[type-arg]
 
     class Meta:
         model = User
-        fields = ["display_name", "language", "time_zone", "four_colour_deck", "confirm_moves"]
+        fields = ["display_name", "language", "time_zone", "four_colour_deck", "confirm_moves", "hand_order"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # A form posted without it (an older page, a script) keeps the player's order.
+        self.fields["hand_order"].required = False
         field = self.fields["time_zone"]
         assert isinstance(field, TimeZoneField)
         field.keep(self.instance.time_zone)
+
+    def clean_hand_order(self) -> str:
+        return str(self.cleaned_data.get("hand_order") or self.instance.hand_order)
 
     def clean_display_name(self) -> str:
         """Not one that looks like another player's user name or display name (UTS #39, the

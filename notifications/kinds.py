@@ -11,3 +11,7 @@ class Kind(models.TextChoices):
     INVITED = "invited", _("invitation")
     GAME_FINISHED = "game_finished", _("game finished")
     TIME_LOW = "time_low", _("time almost up")
+    #: An offer of a rematch after a finished game (``series``): its own kind, not an invitation's.
+    REMATCH = "rematch", _("rematch offer")
+    #: The game has waited on the player so long that another may now claim it (``games.leaving``).
+    CLAIM_POSSIBLE = "claim_possible", _("a claim is possible")

@@ -11,11 +11,11 @@ Beneath the models (a row's ``message`` is made here): this module knows the kin
 """
 
 from datetime import datetime
-from types import SimpleNamespace
 from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
+from accounts.computers import bot_number, computer_name
 from accounts.models import User
 from durak_site import dates
 from durak_site.engine_text import preset_name
@@ -34,35 +34,76 @@ def _moment(value: Any, user: User) -> str:
     return format_local(datetime.fromisoformat(value), user) if value else ""
 
 
-def _finished(params: dict[str, Any]) -> str:
-    game, how, fool = params["game"], params.get("how", ""), params.get("fool", "")
-    if params.get("fool_bot"):
-        fool = words.seat_name(SimpleNamespace(is_bot=True, bot_level=params["fool_bot"]))
-    result = params.get("result")
-    if result == "fool":
-        if how == "timeout":
-            return gettext("Game %(game)s is over: you are the fool (you ran out of time).") % {"game": game}
-        if how == "resign":
-            return gettext("Game %(game)s is over: you are the fool (you resigned).") % {"game": game}
-        if how == "claim":
-            return gettext(
-                "Game %(game)s is over: you are the fool (it waited too long for your move and was claimed)."
-            ) % {"game": game}
-        return gettext("Game %(game)s is over: you are the fool.") % {"game": game}
+def result_params(
+    *, game: int, position: int, outcome: Any, users: dict[int, Any], teams: bool
+) -> dict[str, Any]:
+    """The facts of one player's "game finished", from the engine's ``outcome`` of the game
+    (``durak.Outcome``: who lost, why, whom the end was about; never worked out again) and
+    whether it was a team game (``durak.Rules.has_teams``). ``users``: each seat's user. A
+    computer player is kept as its level and seat number, so that it is named in the reader's
+    language when the notification is read ("Masha (rule of thumb)")."""
+    if outcome is None:  # not a finished game of the engine's
+        return {"game": game, "result": "not_fool"}
+    how = outcome.reason if outcome.reason in words.ENDINGS else ""
+    result = "fool" if outcome.lost(position) else "draw" if outcome.draw else "not_fool"
+    params: dict[str, Any] = {"game": game, "result": result}
+    if teams:
+        params["teams"] = True
     if result == "draw":
-        return gettext("Game %(game)s is over: a draw, nobody is the fool.") % {"game": game}
-    text = gettext("Game %(game)s is over: you are not the fool.") % {"game": game}
-    if fool and how == "timeout":
-        text += " " + gettext("%(fool)s ran out of time and is the fool.") % {"fool": fool}
-    elif fool and how == "resign":
-        text += " " + gettext("%(fool)s resigned and is the fool.") % {"fool": fool}
-    elif fool and how == "claim":
-        text += " " + gettext(
-            "The game waited too long for %(fool)s and was claimed: %(fool)s is the fool."
-        ) % {"fool": fool}
-    elif fool:
-        text += " " + gettext("%(fool)s is the fool.") % {"fool": fool}
-    return text
+        return params
+    params["how"] = how
+    if outcome.loser is not None and outcome.loser != position:
+        params.update(_name_facts("fool", users.get(outcome.loser)))
+    if how and outcome.player is not None and outcome.player != position and teams:
+        params.update(_name_facts("ended_by", users.get(outcome.player)))
+    elif how and outcome.player == position and teams:
+        params["ended_by_me"] = True
+    return params
+
+
+def _name_facts(key: str, user: Any) -> dict[str, Any]:
+    """``{key: name}`` for a person; a computer player's level and seat number besides."""
+    if user is None:
+        return {}
+    if user.is_bot:
+        return {
+            key: user.username,
+            f"{key}_bot": user.bot_level,
+            f"{key}_bot_number": bot_number(user.username),
+        }
+    return {key: user.name}
+
+
+def _name(params: dict[str, Any], key: str) -> str:
+    """A name kept by :func:`_name_facts`, in the active language."""
+    if params.get(f"{key}_bot"):
+        return computer_name(params[f"{key}_bot"], int(params.get(f"{key}_bot_number") or 1))
+    return str(params.get(key) or "")
+
+
+def _finished(params: dict[str, Any]) -> str:
+    """ "Game 12 is over: you won, anna is the fool." in the words of the table
+    (``games.words.result_clause``)."""
+    how, outcome = params.get("how") or "", params.get("result")
+    teams = bool(params.get("teams"))
+    about: str | None = None
+    if how in words.ENDINGS:
+        if teams:
+            about = "" if params.get("ended_by_me") else (_name(params, "ended_by") or None)
+        else:  # the player who ran out of time, resigned or was claimed against is the fool
+            about = "" if outcome == "fool" else (_name(params, "fool") or None)
+    result = words.Result(
+        draw=outcome == "draw",
+        teams=teams,
+        lost=outcome == "fool",
+        fool=_name(params, "fool"),
+        reason=how or "cards",
+        about=about,
+    )
+    return gettext("Game %(game)s is over: %(result)s.") % {
+        "game": params["game"],
+        "result": words.result_clause(result),
+    }
 
 
 def notification_text(kind: str, params: dict[str, Any], user: User) -> str:
@@ -71,14 +112,24 @@ def notification_text(kind: str, params: dict[str, Any], user: User) -> str:
     if kind == Kind.GAME_STARTED:
         return gettext("Game %(game)s has started: the cards are dealt.") % {"game": game}
     if kind == Kind.YOUR_MOVE:
-        text = gettext("Your move in game %(game)s.") % {"game": game}
+        times = int(params.get("times") or 1)  # the turns folded into one row (``services._write_turns``)
+        if times > 1:
+            text = ngettext(
+                "Your move in game %(game)s (%(count)d turn since you last looked).",
+                "Your move in game %(game)s (%(count)d turns since you last looked).",
+                times,
+            ) % {"game": game, "count": times}
+        else:
+            text = gettext("Your move in game %(game)s.") % {"game": game}
         if params.get("deadline"):
             text += " " + gettext("You have until %(deadline)s.") % {
                 "deadline": _moment(params["deadline"], user)
             }
         return text
-    if kind == Kind.INVITED and "rematch" in params:
+    if kind == Kind.REMATCH:
         return _rematch(params)
+    if kind == Kind.CLAIM_POSSIBLE:
+        return _claim_possible(params, user)
     if kind == Kind.INVITED:
         return gettext("%(name)s invites you to game %(game)s (%(preset)s).") % {
             "name": params.get("by", ""),
@@ -109,6 +160,25 @@ def _rematch(params: dict[str, Any]) -> str:
     return text
 
 
+def _claim_possible(params: dict[str, Any], user: User) -> str:
+    """The game waited on the reader so long that the others (``params["by"]``, the players who
+    may claim it) may now end it, as if the reader had resigned."""
+    by = [str(name) for name in params.get("by") or []]
+    facts = {
+        "names": ", ".join(by),
+        "game": params.get("game", ""),
+        "since": _moment(params.get("since"), user),
+    }
+    return (
+        ngettext(
+            "%(names)s may claim game %(game)s from %(since)s: if you do not move, it ends as if you had resigned.",
+            "%(names)s may claim game %(game)s from %(since)s: if you do not move, it ends as if you had resigned.",
+            max(1, len(by)),
+        )
+        % facts
+    )
+
+
 def _first_reminder(params: dict[str, Any]) -> bool:
     """A "time almost up" reminder sent at half the move time (``params["share"]``), not the last."""
     return int(params.get("share") or 90) < 90
@@ -125,7 +195,7 @@ def subject(kind: str, game: object, params: dict[str, Any] | None = None) -> st
     """An email's subject line, in the active language (``params``: the notification's facts)."""
     if kind == Kind.TIME_LOW and _first_reminder(params or {}):
         return gettext("Half of your move time is gone in game %(game)s") % {"game": game}
-    if kind == Kind.INVITED and "rematch" in (params or {}):
+    if kind == Kind.REMATCH:
         return gettext("%(name)s offers a rematch after game %(game)s") % {
             "name": (params or {}).get("by", ""),
             "game": game,
@@ -136,5 +206,6 @@ def subject(kind: str, game: object, params: dict[str, Any] | None = None) -> st
         Kind.INVITED: gettext("You are invited to game %(game)s"),
         Kind.GAME_FINISHED: gettext("Game %(game)s is over"),
         Kind.TIME_LOW: gettext("Time is almost up in game %(game)s"),
+        Kind.CLAIM_POSSIBLE: gettext("Game %(game)s may be claimed: it waits for your move"),
     }
     return subjects[Kind(kind)] % {"game": game}

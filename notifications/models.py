@@ -113,6 +113,10 @@ class Preferences(models.Model):
     email_game_finished = models.BooleanField(_("game finished: by email"), default=True)
     web_time_low = models.BooleanField(_("time almost up: on the site"), default=True)
     email_time_low = models.BooleanField(_("time almost up: by email"), default=True)
+    web_rematch = models.BooleanField(_("rematch offer: on the site"), default=True)
+    email_rematch = models.BooleanField(_("rematch offer: by email"), default=True)
+    web_claim_possible = models.BooleanField(_("a claim is possible: on the site"), default=True)
+    email_claim_possible = models.BooleanField(_("a claim is possible: by email"), default=True)
     # Pushed to the user's devices (``notifications.push``): on by default only for what asks the
     # player to act now; the rest stays on the bell and in the mailbox unless they choose more.
     push_your_move = models.BooleanField(_("your move: push"), default=True)
@@ -120,6 +124,8 @@ class Preferences(models.Model):
     push_invited = models.BooleanField(_("invitation: push"), default=False)
     push_game_finished = models.BooleanField(_("game finished: push"), default=False)
     push_time_low = models.BooleanField(_("time almost up: push"), default=True)
+    push_rematch = models.BooleanField(_("rematch offer: push"), default=False)
+    push_claim_possible = models.BooleanField(_("a claim is possible: push"), default=True)
     daily_digest = models.BooleanField(
         _("one daily email listing the games waiting for me, instead of an email per game"),
         default=False,

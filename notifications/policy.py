@@ -4,6 +4,9 @@ The bell row of a notification is always written (``services.notify``); whether 
 out by e-mail or push is decided here, by the e-mail task and the push task just before they
 send, never when the change is made:
 
+- **Nothing while looking.** While the player has the game's page open and visible
+  (``present``: the page says so, ``games.services.seat_presence``) no "your move" is even
+  written for it: the page shows it.
 - **Quiet while watching.** Nothing is sent about a game the player has open, or was active
   in during the last ``NOTIFY_QUIET_MINUTES``: the game page marks the seat seen when it opens,
   and its table poll refreshes that mark while it stays open, at most every 30 seconds, and
@@ -44,7 +47,7 @@ from .models import Kind, Notification, Preferences, PushSubscription
 
 EMAIL = "email"
 PUSH = "push"
-#: Kinds about a turn: worth sending only while the player is still waited for.
+#: Kinds about a turn: worth sending only while the game still cannot go on without the player.
 TURN_KINDS = frozenset({Kind.YOUR_MOVE, Kind.TIME_LOW})
 
 
@@ -81,6 +84,23 @@ def watching(seat: Seat | None, *, now: datetime | None = None) -> bool:
     if seat is None or seat.last_seen_at is None:
         return False
     return seat.last_seen_at >= quiet_since(now or timezone.now())
+
+
+def present(seat: Seat | None, *, now: datetime | None = None) -> bool:
+    """Whether the seat's player has the game's page open and visible now
+    (``Seat.present_until``, kept by the page: ``games.services.seat_presence``). No "your move"
+    is written, mailed or pushed for such a game: the page shows it.
+
+    >>> from datetime import UTC
+    >>> noon = datetime(2026, 3, 2, 12, tzinfo=UTC)
+    >>> present(Seat(present_until=noon + timedelta(seconds=30)), now=noon)
+    True
+    >>> present(Seat(present_until=noon - timedelta(seconds=1)), now=noon), present(None, now=noon)
+    (False, False)
+    """
+    if seat is None or seat.present_until is None:
+        return False
+    return seat.present_until > (now or timezone.now())
 
 
 #: Where a user's preferences are kept once read with the user (``select_related`` of the
@@ -156,9 +176,11 @@ def should_send(
         return True
     if isinstance(seat, _Unset):
         seat = Seat.objects.filter(game=game, user=user).first()
-    if watching(seat, now=now):
+    if watching(seat, now=now) or present(seat, now=now):
         return False
-    if kind in TURN_KINDS:
+    if kind in TURN_KINDS:  # while the game cannot go on without them (``Seat.must_move``)
+        return seat is not None and seat.must_move and game.status == Game.Status.ACTIVE
+    if kind == Kind.CLAIM_POSSIBLE:  # while the game still waits for them
         return seat is not None and seat.awaiting_move and game.status == Game.Status.ACTIVE
     return True
 

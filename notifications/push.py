@@ -64,7 +64,7 @@ SEND_TIMEOUT = 10.0
 #: Browsers one user may have subscribed at once; a new one beyond it replaces their oldest.
 MAX_SUBSCRIPTIONS_PER_USER = 20
 #: What the player should act on now reaches a sleeping phone at once; the rest may wait.
-URGENT_KINDS = {Kind.YOUR_MOVE, Kind.TIME_LOW, Kind.INVITED}
+URGENT_KINDS = {Kind.YOUR_MOVE, Kind.TIME_LOW, Kind.INVITED, Kind.REMATCH, Kind.CLAIM_POSSIBLE}
 #: Kinds that are worth pushing only while the player is still waited for in an active game.
 TURN_KINDS = {Kind.YOUR_MOVE, Kind.TIME_LOW}
 

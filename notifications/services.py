@@ -56,7 +56,7 @@ from durak_site import live
 from durak_site.engine_text import preset_name
 from games import timeouts
 from games.models import Game, Seat
-from games.selectors import turns_waiting_counts
+from games.selectors import turn_counts
 
 from . import messages, policy, push, queue
 from .messages import format_local
@@ -196,13 +196,23 @@ def notify(
     return notification
 
 
+#: A "your move"'s ``params`` key: how many turns it reports, when more than one.
+TIMES = "times"
+
+
 def _write_turns(*, game: Game, writes: Sequence[_Write], now: datetime) -> list[Notification]:
     """Write the "your move"s of ``game`` in one statement, each for another user, returned in
-    the order of ``writes``. For a user who has the game under the bell its unread "your move"
-    (at most one: ``notification_one_unread_turn``) moves up: new facts, ``created_at`` now, its
-    push pending again (``pushed_by``/``pushed_with`` unset), read if they are watching; its
-    email is pending again only if it was never claimed (decided in the statement, on the row as
-    it is then: one sent or being sent is never sent twice). Everyone else gets a new row.
+    the order of ``writes``. For a user who has the game under the bell a turn **folds** into
+    their "your move" of the game instead of adding a row (one per game, not one per turn:
+    "Your move in game 2 (3 turns since you last looked)"): into the unread one (at most one:
+    ``notification_one_unread_turn``), which counts one turn more (``params["times"]``), else
+    into the latest one that never reached them by e-mail or push (read under the bell, or
+    written read while they watched), which starts counting again. It moves up: new facts,
+    ``created_at`` now, its push pending again (``pushed_by``/``pushed_with`` unset), read if
+    they are watching; its email is pending again only if it was never claimed (decided in the
+    statement, on the row as it is then: one sent or being sent is never sent twice). Everyone
+    else gets a new row (and a row that was mailed or pushed stays as it was, for the record
+    of what went out).
 
     Why not ``INSERT ... ON CONFLICT``: a row written read (its player watching) lies outside
     the partial unique index, so it could not conflict with the unread one it must replace.
@@ -222,19 +232,34 @@ def _write_turns(*, game: Game, writes: Sequence[_Write], now: datetime) -> list
         values.append("(%s::bigint, %s, %s::jsonb, %s::timestamptz, %s::boolean, %s::boolean)")
         args += [write.user.pk, row.text, json.dumps(row.params), write.read_at, write.email_due, write.web]
     table = Notification._meta.db_table
+    # The row a turn folds into (``_folds_into``): the unread one, else the latest that never
+    # reached the player by e-mail or push.
     sql = f"""
         WITH turn (user_id, text, params, read_at, email_due, moves_up) AS (VALUES {", ".join(values)}),
         moved AS (
             UPDATE {table} AS n
-            SET text = turn.text, params = turn.params, created_at = %s, read_at = turn.read_at,
+            SET text = turn.text, created_at = %s, read_at = turn.read_at,
+                params = CASE
+                    WHEN n.read_at IS NULL THEN jsonb_set(
+                        turn.params, '{{{TIMES}}}', to_jsonb(COALESCE((n.params->>'{TIMES}')::int, 1) + 1)
+                    )
+                    ELSE turn.params
+                END,
                 email_pending = CASE
                     WHEN turn.email_due AND n.email_claimed_at IS NULL AND n.emailed_at IS NULL THEN TRUE
                     ELSE n.email_pending
                 END,
                 pushed_by = NULL, pushed_with = NULL
             FROM turn
-            WHERE turn.moves_up AND n.user_id = turn.user_id AND n.game_id = %s
-                AND n.kind = %s AND n.read_at IS NULL
+            WHERE turn.moves_up AND n.id = (
+                SELECT m.id FROM {table} AS m
+                WHERE m.user_id = turn.user_id AND m.game_id = %s AND m.kind = %s AND (
+                    m.read_at IS NULL
+                    OR (m.email_claimed_at IS NULL AND m.emailed_at IS NULL AND COALESCE(m.pushed_by, 0) = 0)
+                )
+                ORDER BY m.read_at IS NULL DESC, m.created_at DESC, m.id DESC
+                LIMIT 1
+            )
             RETURNING n.id, n.user_id, n.email_pending, n.emailed_at, n.email_claimed_at
         ),
         added AS (
@@ -261,14 +286,21 @@ def _write_turn(*, game: Game, write: _Write, now: datetime) -> Notification:
     """``_write_turns`` for one user, in a read and a write (databases other than PostgreSQL)."""
     notification = None
     if write.web:
-        notification = Notification.objects.filter(
-            user=write.user, game=game, kind=Kind.YOUR_MOVE, read_at__isnull=True
-        ).first()
+        notification = (
+            Notification.objects.filter(user=write.user, game=game, kind=Kind.YOUR_MOVE)
+            .filter(
+                Q(read_at__isnull=True)
+                | Q(Q(pushed_by=None) | Q(pushed_by=0), email_claimed_at=None, emailed_at=None)
+            )
+            .order_by(F("read_at").asc(nulls_first=True), "-created_at", "-pk")
+            .first()
+        )
     if notification is None:
         notification = write.row(game)
         notification.save()
         return notification
-    notification.set_params(write.params)
+    times = int((notification.params or {}).get(TIMES) or 1) + 1 if notification.read_at is None else 1
+    notification.set_params({**write.params, TIMES: times} if times > 1 else write.params)
     notification.created_at, notification.read_at = now, write.read_at
     notification.pushed_by = notification.pushed_with = None
     never_claimed = When(email_claimed_at=None, emailed_at=None, then=Value(True))
@@ -301,81 +333,88 @@ def _queue(*, writes: Sequence[_Write], rows: Sequence[Notification]) -> None:
             queue.email_after_commit(row.pk)
         if write.push or (write.push is None and write.user.pk in subscribed):
             queue.push_after_commit(row.pk, written_at=row.created_at)
-    bells = [write.user.pk for write in writes if write.web]
-    if len(bells) == 1:
-        bell_changed(bells[0])
-    else:
-        bells_changed(bells)
+    bells_changed(write.user.pk for write in writes if write.web)
 
 
 def bell_changed(user_id: int) -> None:
-    """Tell the user's open pages that their bell changed, once the transaction commits
-    (``durak_site.live``, fail-soft): how many notifications are unread and how many running
-    games wait for their move, read after the commit. Nothing else: the user's channel is theirs
-    alone, but the page shows only the counts."""
+    """:func:`bells_changed` for one user."""
+    bells_changed([user_id])
 
-    def counts() -> dict[str, int]:
-        unread = Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
-        waiting = Seat.objects.filter(user_id=user_id, awaiting_move=True, game__status=Game.Status.ACTIVE)
-        return {"unread": unread, "waiting": waiting.count()}
 
-    live.send_on_commit(live.user_channel(user_id), "bell", counts)
+#: Where a transaction keeps the users whose bells it changed (``_PendingBells``), on its connection.
+_PENDING_BELLS = "_notifications_pending_bells"
+
+
+class _PendingBells:
+    """The users whose bells one transaction changed: told once each, after its commit."""
+
+    def __init__(self, block: str | None) -> None:
+        self.block = block
+        self.users: set[int] = set()
+
+    def __call__(self) -> None:
+        users, self.users = sorted(self.users), set()
+        try:
+            _send_bells(users)
+        except Exception:
+            logger.exception("bell events for %s not sent", users)
 
 
 def bells_changed(user_ids: Iterable[int]) -> None:
-    """:func:`bell_changed` for several users at once, after the commit: two queries for all of
-    them. For a change that flips whom a game waits for without a bell row (a "done", a
-    throw-in, the game's end), so that every open tab's turn counter follows."""
-    users = sorted(set(user_ids))
+    """Tell these users' open pages that their bells changed, once the transaction commits
+    (``durak_site.live``, fail-soft): how many notifications are unread, how many running games
+    wait for their move and how many only let them act (``games.selectors.turn_counts``), read
+    after the commit, two queries for all of them. Nothing else: a user's channel is theirs
+    alone, but the page shows only the counts.
+
+    **One bell event per user per change**: every call in one transaction (the seats whose turn
+    flipped, the notifications written, read) adds its users to one after-commit send, so a
+    player who becomes waited for and gets a "your move" hears one event, not two."""
+    users = set(user_ids)
     if not users:
         return
+    connection_ = transaction.get_connection()
+    if not connection_.in_atomic_block:
+        _send_bells(sorted(users))
+        return
+    # One send per outermost block of the change: the transaction, or the first savepoint of it
+    # when the caller's transaction holds several changes (a test's, a bulk script's).
+    block = connection_.savepoint_ids[0] if connection_.savepoint_ids else None
+    pending: _PendingBells | None = getattr(connection_, _PENDING_BELLS, None)
+    # Registered in this block still? Gone once it committed or rolled back (or the savepoint
+    # it was registered in did): then a new one.
+    if (
+        pending is None
+        or pending.block != block
+        or not any(entry[1] is pending for entry in connection_.run_on_commit)
+    ):
+        pending = _PendingBells(block)
+        setattr(connection_, _PENDING_BELLS, pending)
+        transaction.on_commit(pending)
+    pending.users |= users
 
-    def send() -> None:
-        unread = dict(
-            Notification.objects.filter(user_id__in=users, read_at__isnull=True)
-            .order_by()
-            .values("user_id")
-            .annotate(n=Count("pk"))
-            .values_list("user_id", "n")
+
+def _send_bells(users: list[int]) -> None:
+    if not users:
+        return
+    unread = dict(
+        Notification.objects.filter(user_id__in=users, read_at__isnull=True)
+        .order_by()
+        .values("user_id")
+        .annotate(n=Count("pk"))
+        .values_list("user_id", "n")
+    )
+    turns = turn_counts(user_ids=users)
+    for user_id in users:
+        live.send(
+            live.user_channel(user_id),
+            "bell",
+            {
+                "unread": unread.get(user_id, 0),
+                "waiting": turns[user_id].waiting,
+                "optional": turns[user_id].optional,
+            },
         )
-        waiting = turns_waiting_counts(user_ids=users)
-        for user_id in users:
-            live.send(
-                live.user_channel(user_id),
-                "bell",
-                {"unread": unread.get(user_id, 0), "waiting": waiting[user_id]},
-            )
-
-    transaction.on_commit(send)
-
-
-def _result_params(
-    game: Game,
-    seat: Seat,
-    outcome: durak.Outcome | None,
-    names: dict[int, str],
-    bot_levels: dict[int, str] | None = None,
-) -> dict[str, Any]:
-    """The facts of one player's "game finished", from the engine's ``outcome`` of the game
-    (who lost, why, whom the end was about): never worked out again from the stored state."""
-    bot_levels = bot_levels or {}
-    if outcome is None:  # not a finished game of the engine's: only what the seat says
-        return {"game": game.pk, "result": "draw" if seat.result == Seat.Result.DRAW else "not_fool"}
-    how = outcome.reason if outcome.reason in ("timeout", "resign", "claim") else ""
-    if outcome.lost(seat.position):
-        return {"game": game.pk, "result": "fool", "how": how}
-    if outcome.draw:
-        return {"game": game.pk, "result": "draw"}
-    fool = outcome.player
-    params = {
-        "game": game.pk,
-        "result": "not_fool",
-        "how": how,
-        "fool": names.get(fool, "") if fool is not None else "",
-    }
-    if fool is not None and fool in bot_levels:
-        params["fool_bot"] = bot_levels[fool]  # named by its level, in the reader's language
-    return params
 
 
 def _push_subscribed(seat: Seat) -> bool | None:
@@ -427,10 +466,15 @@ def game_changed(
     if finished:
         if outcome is None:
             outcome = durak.Game.from_dict(game.state or {}).outcome()
-        names = {seat.position: seat.user.username for seat in seats}
-        bot_levels = {seat.position: seat.user.bot_level for seat in seats if seat.user.is_bot}
+        users = {seat.position: seat.user for seat in seats}
         news += [
-            planned(seat, Kind.GAME_FINISHED, _result_params(game, seat, outcome, names, bot_levels))
+            planned(
+                seat,
+                Kind.GAME_FINISHED,
+                messages.result_params(
+                    game=game.pk, position=seat.position, outcome=outcome, users=users, teams=game.has_teams
+                ),
+            )
             for seat in people
         ]
     writes = [write for write in news if write is not None]
@@ -439,9 +483,12 @@ def game_changed(
         turns = [
             planned(seat, Kind.YOUR_MOVE, {"game": game.pk, "deadline": _iso(seat.deadline)})
             for seat in newly_waiting
+            if not policy.present(seat, now=now)  # the open, visible page shows it: nothing at all
         ]
         turn_writes = [write for write in turns if write is not None]
-        rows += _write_turns(game=game, writes=turn_writes, now=now)
+        # Written after the start's rows, and dated so: e-mails go in the order written
+        # (``_send_earlier_first``), "game 20 has started" before "your move in game 20".
+        rows += _write_turns(game=game, writes=turn_writes, now=timezone.now())
         writes += turn_writes
     _queue(writes=writes, rows=rows)
 
@@ -461,11 +508,10 @@ def invited(*, game: Game, user: User, invited_by: User) -> None:
 
 def rematch_offered(*, game: Game, user: User, params: dict[str, Any]) -> None:
     """An offer of a rematch ("alice offers a rematch") after the finished ``game``
-    (``series.services.rematch_offer``).
-    An invitation to the next game: it follows the user's choices for invitations. ``params``:
-    ``game``, ``by``, ``preset`` and ``rematch`` (the series length proposed; 0 when the game's
-    series goes on)."""
-    notify(user=user, kind=Kind.INVITED, game=game, params=params)
+    (``series.services.rematch_offer``), a kind of its own (``Kind.REMATCH``, with its own
+    choices in the settings). ``params``: ``game``, ``by``, ``preset`` and ``rematch`` (the
+    series length proposed; 0 when the game's series goes on)."""
+    notify(user=user, kind=Kind.REMATCH, game=game, params=params)
 
 
 def game_seen(*, game_id: int, user_id: int) -> None:
@@ -530,7 +576,7 @@ def send_time_warnings(*, batch: int = 200) -> int:
                 )
                 if (
                     share is not None
-                    and seat.awaiting_move
+                    and seat.must_move
                     and game.status == Game.Status.ACTIVE
                     and game.time_control == "correspondence"
                     and seat.deadline is not None
@@ -546,6 +592,81 @@ def send_time_warnings(*, batch: int = 200) -> int:
                     )
                     written += 1
             Seat.objects.bulk_update(seats, ["warn_at"])
+    return written
+
+
+def send_claim_warnings(*, batch: int = 200) -> int:
+    """Tell each player a game without a clock has waited on so long that another may now claim
+    it (``Game.claim_warn_at`` passed, which every change of the game sets again: a new wait is
+    a new warning): one "a claim is possible" under the bell and by e-mail (and push) each,
+    naming who may claim and from when, **exactly once per wait**. The table says it too
+    (``games.leaving``). Returns how many warnings were written.
+
+    One short transaction per game, as ``send_time_warnings``: the game row with
+    ``skip_locked`` (a game a move holds is left to the next sweep; that move starts a new wait
+    anyway), re-checked under its lock, then the notifications; the warning moment is cleared
+    (or moved on, if the wait turns out to have started later) under the same lock, so two
+    sweeps at once never warn twice. The engine decides who may claim and against whom
+    (``claim_wait``, ``why_no_claim``, ``claim_against``)."""
+    written = 0
+    now = timezone.now()
+    due = Game.objects.filter(claim_warn_at__lte=now).order_by("claim_warn_at").values_list("pk", flat=True)
+    for game_id in list(due[:batch]):
+        with transaction.atomic():
+            game = (
+                Game.objects.select_for_update(skip_locked=True, no_key=True, of=("self",))
+                .filter(pk=game_id, claim_warn_at__lte=now)
+                .first()
+            )
+            if game is None:
+                continue
+            written += _warn_of_claims(game, now)
+    return written
+
+
+def _warn_of_claims(game: Game, now: datetime) -> int:
+    """Inside ``send_claim_warnings``'s transaction, ``game`` locked: the warnings of one game."""
+    if game.status != Game.Status.ACTIVE or game.move_time is not None or game.state is None:
+        game.claim_warn_at = None
+        game.save(update_fields=["claim_warn_at"])
+        return 0
+    engine = durak.Game.from_dict(game.state)
+    seats = list(with_notification_facts(Seat.objects.filter(game=game)).order_by("position"))
+    since = timeouts.waited_since(game, seats)
+    assert since is not None
+    waited = max(0, int((now - since).total_seconds()))
+    claimers = [p for p in range(engine.players) if engine.why_no_claim(p, waited=waited) is None]
+    if not claimers:  # the wait started later than the moment said (or nobody may claim)
+        waits = [wait for p in range(engine.players) if (wait := engine.claim_wait(p)) is not None]
+        later = since + timedelta(seconds=min(waits)) if waits else None
+        game.claim_warn_at = later if later is not None and later > now else None
+        game.save(update_fields=["claim_warn_at"])
+        return 0
+    by_position = {seat.position: seat for seat in seats}
+    possible_from = since + timedelta(
+        seconds=min(w for p in claimers if (w := engine.claim_wait(p)) is not None)
+    )
+    written = 0
+    for position in sorted({p for claimer in claimers for p in engine.claim_against(claimer)}):
+        seat = by_position.get(position)
+        if seat is None or seat.user.is_bot:
+            continue
+        names = [
+            by_position[claimer].user.name
+            for claimer in claimers
+            if claimer in by_position and position in engine.claim_against(claimer)
+        ]
+        notify(
+            user=seat.user,
+            kind=Kind.CLAIM_POSSIBLE,
+            game=game,
+            params={"game": game.pk, "by": names, "since": _iso(possible_from)},
+            seat=seat,
+            push_subscribed=_push_subscribed(seat),
+        )
+        written += 1
+    game.claim_warn_at = None
+    game.save(update_fields=["claim_warn_at"])
     return written
 
 
@@ -622,7 +743,16 @@ def email_notification(*, notification_id: int) -> bool:
 
     If the mail server refuses it or cannot be reached, nothing was sent: the claim is given
     back and the error raised, for the task's retry (or the catch-up sweep) to try again.
+
+    First, the player's e-mails written before this one and still pending go, in order
+    (``_send_earlier_first``): a game's start before its first "your move".
     """
+    _send_earlier_first(notification_id)
+    return _send_one(notification_id)
+
+
+def _send_one(notification_id: int) -> bool:
+    """:func:`email_notification` without first sending the e-mails written before it."""
     claim = _claim_email(notification_id)
     if claim is None:
         return False
@@ -651,6 +781,44 @@ def email_notification(*, notification_id: int) -> bool:
         )
         raise
     return True
+
+
+class EarlierEmailBeingSent(Exception):
+    """An e-mail of the same player written before this one is being sent right now (claimed by
+    another task): this one waits its turn (the task retries it in a moment)."""
+
+
+def _send_earlier_first(notification_id: int) -> None:
+    """E-mails in the order things happened: before the e-mail of ``notification_id``, send the
+    player's e-mails still pending that were written before it ("game 20 has started" before
+    "your move in game 20": both written by one change, their tasks due at once, run in any
+    order by the worker), each as its own task would (:func:`email_notification`: still due,
+    claimed, sent). "Your move"s are not among them: those of a player go together anyway.
+    Raises ``EarlierEmailBeingSent`` while one of them is being sent by another task. Plain
+    reads, then each e-mail's own short transactions; no lock held while talking to the mail
+    server."""
+    row = Notification.objects.filter(pk=notification_id).values("user_id", "created_at").first()
+    if row is None:
+        return
+    earlier = list(
+        Notification.objects.filter(
+            user_id=row["user_id"],
+            email_pending=True,
+            emailed_at=None,
+            created_at__lte=row["created_at"],
+            created_at__gt=row["created_at"] - timedelta(days=1),
+        )
+        .exclude(kind=Kind.YOUR_MOVE)
+        .exclude(pk=notification_id)
+        .order_by("created_at", "pk")
+        .values_list("pk", "created_at", "email_claimed_at")
+    )
+    for pk, created_at, claimed_at in earlier:
+        if created_at == row["created_at"] and pk > notification_id:
+            continue  # written with it, after it
+        if claimed_at is not None:
+            raise EarlierEmailBeingSent(f"notification {pk} is being e-mailed before {notification_id}")
+        _send_one(pk)
 
 
 def _claim_email(notification_id: int) -> _Claim | None:
@@ -894,6 +1062,8 @@ def send_pending_emails(*, batch: int = 500) -> int:
     for notification_id in list(due):
         try:
             sent += email_notification(notification_id=notification_id)
+        except EarlierEmailBeingSent:
+            continue  # the next sweep, after the one being sent
         except (smtplib.SMTPException, OSError) as error:
             logger.warning("mail server unavailable, pending emails wait for the next sweep: %s", error)
             break
@@ -917,7 +1087,7 @@ def send_digests() -> int:
             continue
         user, today, before = claim
         seats = list(
-            Seat.objects.filter(user=user, awaiting_move=True, game__status=Game.Status.ACTIVE)
+            Seat.objects.filter(user=user, must_move=True, game__status=Game.Status.ACTIVE)
             .select_related("game")
             .order_by("deadline", "game_id")
         )

@@ -20,6 +20,9 @@ def send_notification_email(self, notification_id: int) -> None:  # type: ignore
     or sent already is never sent again (``services.email_notification``)."""
     try:
         services.email_notification(notification_id=notification_id)
+    except services.EarlierEmailBeingSent as error:
+        # Another task is sending this player's e-mail written before: this one goes after it.
+        raise self.retry(exc=error, countdown=2) from error
     except (smtplib.SMTPException, OSError, OperationalError) as error:
         raise self.retry(exc=error) from error
 

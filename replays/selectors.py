@@ -134,7 +134,10 @@ def replay_frame(*, game: Game, moves: list[Move], step: int) -> Frame:
 
     def role(player: int) -> str:
         if outcome is not None:
-            return _("the fool") if outcome.lost(player) else ""  # every player of a losing team
+            result = words.SeatResult.of(
+                outcome, player, teams=engine.teams is not None, players=engine.players
+            )
+            return result.word if result.lost else ""  # every player of a losing team
         if player == engine.attacker:
             return _("attacks")
         return _("defends") if player == engine.defender else ""
@@ -164,15 +167,16 @@ def replay_frame(*, game: Game, moves: list[Move], step: int) -> Frame:
 
 def seat_names(game: Game) -> dict[int, str]:
     """Each seat's name as the sentences give it (``games.words.seat_name``: a computer player
-    by its level)."""
+    by its own name and level)."""
     return {seat.position: words.seat_name(seat.user) for seat in game.seats.all()}
 
 
-def describe(move: Move, names: dict[int, str]) -> str:
+def describe(move: Move, names: dict[int, str], *, all_beaten: bool = False) -> str:
     """One line for the move list: the move and what it led to, in the words of the table
-    (``games.words``); a finished game hides nothing, but the words are the public ones."""
+    (``games.words``); a finished game hides nothing, but the words are the public ones.
+    ``all_beaten``: a pass made when every card was beaten (``words.passes_on_beaten``)."""
     lines = [
-        words.move_sentence(move.action, me=None, names=names, position=move.position),
+        words.move_sentence(move.action, me=None, names=names, position=move.position, all_beaten=all_beaten),
         *words.event_sentences(move.events or [], me=None, names=names),
     ]
     return " ".join(line for line in lines if line)

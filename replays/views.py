@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games import selectors as game_selectors
+from games import words
 from games.exceptions import GameNotFound
 from games.models import Game
 
@@ -35,11 +36,14 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         step = len(moves)
     frame = selectors.replay_frame(game=game, moves=moves, step=step)
     names = selectors.seat_names(game)
+    on_beaten = words.passes_on_beaten(moves)
     context = {
         "game": game,
         "frame": frame,
         "total": len(moves),
-        "moves": [(move.seq, selectors.describe(move, names)) for move in moves],
+        "moves": [
+            (move.seq, selectors.describe(move, names, all_beaten=move.seq in on_beaten)) for move in moves
+        ],
         "fairness": selectors.check_fairness(game=game, moves=moves),
         "current": moves[frame.step - 1].seq if frame.step else 0,
     }

@@ -19,6 +19,7 @@ the finished game's (a user row before any game).
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import durak
 from accounts.models import User
@@ -88,7 +89,12 @@ def _lock_finished(game_id: int) -> Game:
 def _series_length(games_agreed: int | None) -> int:
     agreed = DEFAULT_GAMES if games_agreed is None else games_agreed
     if not 1 <= agreed <= MAX_GAMES:
-        raise InvalidRules(_("A series has from 1 to %(max)s games.") % {"max": MAX_GAMES})
+        raise InvalidRules(
+            ngettext(
+                "A series has from 1 to %(max)s game.", "A series has from 1 to %(max)s games.", MAX_GAMES
+            )
+            % {"max": MAX_GAMES}
+        )
     return agreed
 
 

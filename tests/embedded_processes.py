@@ -4,7 +4,8 @@ No PostgreSQL, no Redis: a SQLite file and kombu's ``filesystem://`` transport i
 of their own (what ``dev.py serve`` uses without ``DATABASE_URL`` and ``CELERY_BROKER_URL``,
 only in a temporary place), the production settings with ``DEBUG=true``, and the worker
 and beat commands read from the ``Procfile``, so what is measured is what ``serve`` runs.
-Used by ``tests/games/test_embedded_defaults.py`` and ``benchmarks/timeouts.py``.
+Used by ``tests/games/test_embedded_defaults.py``, ``benchmarks/timeouts.py`` and
+``benchmarks/embedded_live.py``.
 """
 
 from __future__ import annotations
@@ -24,14 +25,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 #: Seconds a process may take to start (migrations, Django's import): waited for, never a failure.
 START_TIMEOUT = 180
-#: What each process writes once it works: the worker is consuming, beat has sent its first sweep.
-READY = {"worker": " ready.", "beat": "Sending due task sweep-deadlines"}
+#: What each process writes once it works: the worker is consuming, beat has sent its first sweep,
+#: the web server (it needs ``PORT`` and ``HOST``) answers.
+READY = {
+    "worker": " ready.",
+    "beat": "Sending due task sweep-deadlines",
+    "web": "Application startup complete",
+}
 #: Variables of the surrounding run that would point the processes elsewhere.
 FOREIGN = (
     "DATABASE_URL",
     "CELERY_BROKER_URL",
     "CELERY_TASK_ALWAYS_EAGER",
     "CACHE_URL",
+    "LIVE_REDIS_URL",
+    "LIVE_SOCKET_DIR",
     "DJANGO_SETTINGS_MODULE",
     "TIMEOUT_SWEEP_SECONDS",
     "CELERY_FILESYSTEM_DIR",
@@ -97,10 +105,10 @@ class EmbeddedSite:
         return path.read_text(errors="replace") if path.exists() else ""
 
     def start(self, name: str) -> None:
-        """The Procfile's ``name`` process (``worker`` or ``beat``), once it works."""
+        """The Procfile's ``name`` process (``worker``, ``beat`` or ``web``), once it works."""
         with (self.folder / f"{name}.log").open("wb") as out:
             process = subprocess.Popen(
-                ["/bin/sh", "-c", f"exec {procfile_command(name)}"],
+                ["/bin/sh", "-c", procfile_command(name)],  # it execs its program
                 cwd=ROOT,
                 env=self.env,
                 stdout=out,

@@ -58,6 +58,10 @@ def backdate(game: Game, *, days: float) -> None:
     Game.objects.filter(pk=game.pk).update(started_at=then)
     Seat.objects.filter(game=game, turn_started_at__isnull=False).update(turn_started_at=then)
     game.refresh_from_db()
+    if game.claim_warn_at is not None:  # when a claim becomes possible moves back with the wait
+        claim_days = game.rules.get("claim_after_days", 14)
+        Game.objects.filter(pk=game.pk).update(claim_warn_at=then + timedelta(days=claim_days))
+        game.refresh_from_db()
 
 
 def api_token(user: User, name: str = "tests") -> str:

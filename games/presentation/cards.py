@@ -53,3 +53,27 @@ def suit_colour(suit: str | None) -> str:
     """The CSS class of a suit's colour, red or black (the four-colour deck recolours by the
     card's ``suit-D``/``suit-C`` class, in the stylesheet)."""
     return "red" if suit in RED_SUITS else "black"
+
+
+def order_hand(cards: list[str], trump: str | None, order: str = "suit_trumps_last") -> list[str]:
+    """The hand as the player chose to hold it (``accounts.models.HAND_ORDERS``): grouped by suit
+    (in the deck's suit order) or by rank (low to high, then by suit), the trumps kept apart at the
+    end or at the start. Presentation only: the engine's view gives the cards, this their order.
+
+    >>> hand = ["AH", "6S", "7H", "10S", "6D"]
+    >>> order_hand(hand, "S"), order_hand(hand, "S", "suit_trumps_first")
+    (['7H', 'AH', '6D', '6S', '10S'], ['6S', '10S', '7H', 'AH', '6D'])
+    >>> order_hand(hand, "S", "rank_trumps_last"), order_hand(hand, "S", "rank_trumps_first")
+    (['6D', '7H', 'AH', '6S', '10S'], ['6S', '10S', '6D', '7H', 'AH'])
+    """
+    by_rank = order.startswith("rank")
+    trumps_first = order.endswith("trumps_first")
+    suits = {suit: i for i, suit in enumerate(durak.SUITS)}
+
+    def key(card: str) -> tuple[int, int, int]:
+        suit, value = durak.card_suit(card), durak.RANKS.index(durak.card_rank(card))
+        is_trump = suit == trump
+        group = (0 if is_trump else 1) if trumps_first else (1 if is_trump else 0)
+        return (group, value, suits[suit]) if by_rank else (group, suits[suit], value)
+
+    return sorted(cards, key=key)

@@ -4,10 +4,12 @@ table with their defence buttons, the other buttons, and the lines that say what
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import ngettext
+
 from .. import words
 from . import engine, results, seats, situation
 from .actions import ActionButton, action_button, auto_pass_action, group_suit_choices
-from .cards import suit_name
+from .cards import order_hand, suit_name
 from .enchanted import CardMarks, Spell, card_marks, spells
 from .seats import Player
 
@@ -41,10 +43,20 @@ class Table:
     last_move_line: str = ""
     #: My team's index in a team game (``durak.Game.team_of``), else None.
     my_team: int | None = None
+    #: Whether the last move was mine ("You take the cards.").
+    last_move_mine: bool = False
+    #: How I hold my hand (``accounts.models.HAND_ORDERS``; ``cards.order_hand``).
+    hand_order: str = "suit_trumps_last"
+    #: The cards the last move laid on the table, while they lie there (from the public move log).
+    last_played: frozenset[str] = frozenset()
+    #: Who made the last move (its seat), if anyone did.
+    last_position: int | None = None
+    #: The computer players' seats (public: a seat's account says so).
+    computers: frozenset[int] = frozenset()
 
     @property
     def hand(self) -> list[str]:
-        return list(self.view.get("hand") or [])
+        return order_hand(list(self.view.get("hand") or []), self.view.get("trump"), self.hand_order)
 
     @property
     def playable(self) -> set[str]:
@@ -88,10 +100,34 @@ class Table:
         return suit_name(self.view.get("trump"))
 
     @property
+    def last_move_clause(self) -> str:
+        """The last move as it reads after "Last move:": my own in lower case ("Last move: you
+        take the cards.", «Последний ход: вы берёте карты.»), anyone else's as named."""
+        return words.mid_sentence(self.last_move_line, mine=self.last_move_mine)
+
+    @property
     def announcement(self) -> str:
         """What the live region reads out after a change: the last move, then whose turn it is."""
         parts = [self.last_move_line, self.status_line if self.my_turn or self.view.get("over") else ""]
         return " ".join(part for part in parts if part)
+
+    @property
+    def thinking(self) -> list[Player]:
+        """The computer players whose move is due now: the game waits for them."""
+        if self.view.get("over"):
+            return []
+        waiting = set(self.view.get("waiting_for") or [])
+        return [p for p in self.players if p.position in waiting and p.position in self.computers]
+
+    @property
+    def thinking_line(self) -> str:
+        """The line "Computer (beginner) is thinking…", while a computer's move is due."""
+        names = [player.name for player in self.thinking]
+        if not names:
+            return ""
+        return ngettext("%(names)s is thinking…", "%(names)s are thinking…", len(names)) % {
+            "names": words.join_names(names)
+        }
 
     def marks(self, card: str) -> CardMarks:
         return card_marks(card, self.view)
@@ -113,16 +149,23 @@ def last_move_line(
     me: int | None,
     names: dict[int, str],
     in_sight: frozenset[str] = frozenset(),
+    all_beaten: bool = False,
 ) -> str:
     """A public move, in words, for the live region: "anna attacks with 6♠." / "You take the cards.".
 
     ``in_sight``: the cards the viewer sees now (table, own hand, discard pile, face-up trump). A
-    move's cards are named only while in sight: a card thrown in and then taken lies in a hand."""
+    move's cards are named only while in sight: a card thrown in and then taken lies in a hand.
+    ``all_beaten``: a pass made when every card was beaten («Бито»: ``words.passes_on_beaten``)."""
     if not action:
         return ""
     played = [*(action.get("cards") or []), *([action["card"]] if action.get("card") else [])]
     return words.move_sentence(
-        action, me=me, names=names, position=position, show_cards=set(played) <= in_sight
+        action,
+        me=me,
+        names=names,
+        position=position,
+        show_cards=set(played) <= in_sight,
+        all_beaten=all_beaten,
     )
 
 
@@ -130,6 +173,15 @@ def _cards_in_sight(view: dict[str, Any]) -> frozenset[str]:
     on_table = [card for pair in view.get("table") or [] for card in pair if card]
     trump = [view["trump_card"]] if view.get("trump_card") else []
     return frozenset([*on_table, *(view.get("hand") or []), *(view.get("discarded") or []), *trump])
+
+
+def _last_played(action: dict[str, Any] | None, view: dict[str, Any]) -> frozenset[str]:
+    """The cards ``action`` (a public move) laid on the table that lie there still."""
+    if not action or action.get("type") not in words.CARD_PLAYS:
+        return frozenset()
+    played = {*(action.get("cards") or []), *([action["card"]] if action.get("card") else [])}
+    on_table = {card for pair in view.get("table") or [] for card in pair if card}
+    return frozenset(played & on_table)
 
 
 def _lay_out_buttons(view: dict[str, Any]) -> tuple[list[Pair], list[ActionButton], list[ActionButton]]:
@@ -158,8 +210,14 @@ def build_table(
     *,
     last_action: dict[str, Any] | None = None,
     last_position: int | None = None,
+    last_all_beaten: bool = False,
+    hand_order: str = "suit_trumps_last",
+    computers: frozenset[int] = frozenset(),
 ) -> Table:
-    """``last_action``/``last_position``: the game's last public move (``Move.action``), told in words."""
+    """``last_action``/``last_position``: the game's last public move (``Move.action``), told in
+    words and its cards marked while they lie on the table; ``last_all_beaten``: it was a pass
+    made when every card was beaten; ``hand_order``: the viewer's choice of how to hold their
+    hand; ``computers``: the seats of computer players."""
 
     def name(position: int | None) -> str:
         return words.seat_word(position, me=me, names=names)
@@ -181,6 +239,20 @@ def build_table(
         direction_line=situation.direction_line(view),
         team_results=results.team_results(game, names),
         situation_line=situation.situation_line(view, me, name),
-        last_move_line=last_move_line(last_action, last_position, me, names, _cards_in_sight(view)),
+        last_move_line=last_move_line(
+            last_action, last_position, me, names, _cards_in_sight(view), all_beaten=last_all_beaten
+        ),
         my_team=game.team_of(me) if game is not None and me is not None else None,
+        last_move_mine=me is not None
+        and last_action is not None
+        and _player_of(last_action, last_position) == me,
+        hand_order=hand_order,
+        last_played=_last_played(last_action, view),
+        last_position=last_position if last_action else None,
+        computers=computers,
     )
+
+
+def _player_of(action: dict[str, Any], position: int | None) -> int | None:
+    """Who made a move: its seat, or the player a server action (a timeout) names."""
+    return position if position is not None else action.get("player")

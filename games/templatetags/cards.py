@@ -28,6 +28,10 @@ def card(code: str, extra_class: str = "", table: Table | None = None) -> dict[s
         name = _("%(card)s, enchanted") % {"card": name}
         if marks.note:
             name = f"{name}, {marks.note}"
+    # The last move's cards on the table, marked until the next move (presentation.Table.last_played).
+    last = table is not None and extra_class in ("attack", "defence") and code in table.last_played
+    if last:
+        name = _("%(card)s, the last move") % {"card": name}
     rank = durak.card_rank(code)
     return {
         "marks": marks,
@@ -39,7 +43,7 @@ def card(code: str, extra_class: str = "", table: Table | None = None) -> dict[s
         "label": name,
         "pretty": durak.pretty(code),
         "colour": presentation.suit_colour(suit),
-        "extra_class": extra_class,
+        "extra_class": f"{extra_class} last-played" if last else extra_class,
     }
 
 
@@ -82,5 +86,9 @@ def preset_label(name: str) -> str:
 
 @register.simple_tag
 def override_label(name: str, value: Any) -> str:
-    """One rule override as the pages show it: ``trump cards may be thrown in = yes``."""
-    return f"{engine_text.option_name(name)} = {engine_text.option_value(name, value)}"
+    """One rule override as the pages show it: "Teams: partners (Full rules)" (as
+    ``games.terms.rules_summary`` words them)."""
+    return _("%(option)s: %(value)s") % {
+        "option": engine_text.option_name(name),
+        "value": engine_text.option_value(name, value),
+    }

@@ -7,14 +7,14 @@
 
    While the stream is not open (not yet, cut, refused, or the server has none) the elements get
    "durak:poll" every data-live-poll seconds instead: the page polls as it did before the stream.
-   With data-live-fanout="local" (no Redis: the server's other processes cannot reach this
-   stream) it polls as well as listening. Each time the stream opens, the page asks once with
+   With data-live-fanout="local" (neither Redis nor a socket folder: the server's other
+   processes cannot reach this stream) it polls as well as listening. Each time the stream opens, the page asks once with
    what it has, so nothing said while it was away is missed. No inline script (CSP). */
 (() => {
   const body = document.body;
   const url = body.dataset.live;
   const pollMs = Math.max(0.1, Number(body.dataset.livePoll) || 2) * 1000;
-  const alwaysPoll = body.dataset.liveFanout !== "redis";
+  const alwaysPoll = body.dataset.liveFanout === "local";
   const RETRY_MS = [1000, 2000, 5000, 10000, 30000];
   const SILENT_MS = 50000; // the server sends a keep-alive every 20 s
   const POLLED = '[hx-trigger*="durak:poll"]';
@@ -235,6 +235,41 @@
   window.addEventListener("pagehide", () => {
     if (source) source.close();
   });
+
+  // Attention (issue 29). Every request of the page says whether it is on the screen
+  // (X-Page-Visible): a table swapped into a visible page is seen live. A player's game page
+  // (#presence) also tells the server when it is open and visible, and which table it shows:
+  // while it is, no "your move" is written for that game; once hidden or closed, it is again.
+  const visible = () => document.visibilityState === "visible";
+  document.addEventListener("htmx:configRequest", (event) => {
+    event.detail.headers["X-Page-Visible"] = visible() ? "1" : "0";
+  });
+  const presence = document.getElementById("presence");
+  if (presence) {
+    const heartbeatMs = Math.max(5, Number(presence.dataset.heartbeat) || 25) * 1000;
+    const report = (shown, closing) => {
+      const table = document.getElementById("table");
+      const data = new FormData();
+      data.append("visible", shown ? "1" : "0");
+      data.append("version", (table && table.dataset.version) || "");
+      try {
+        data.append("csrfmiddlewaretoken", JSON.parse(body.getAttribute("hx-headers") || "{}")["x-csrftoken"] || "");
+      } catch (error) {
+        // No token: the server refuses, and the player's turns are told as if the page were hidden.
+      }
+      if (closing && navigator.sendBeacon) navigator.sendBeacon(presence.dataset.url, data);
+      else fetch(presence.dataset.url, { method: "POST", body: data, credentials: "same-origin", keepalive: true }).catch(() => {});
+    };
+    document.addEventListener("visibilitychange", () => report(visible(), false));
+    window.addEventListener("pagehide", () => report(false, true));
+    window.addEventListener("pageshow", (event) => {
+      if (event.persisted) report(visible(), false);
+    });
+    setInterval(() => {
+      if (visible()) report(true, false);
+    }, heartbeatMs);
+    report(visible(), false);
+  }
 
   connect();
 })();

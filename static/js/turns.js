@@ -24,11 +24,12 @@
   const url = first.dataset.url;
   const titleWith = (count) => first.dataset.title.replace("{count}", String(count)) + " · ";
   let count = Number(first.dataset.count) || 0;
+  let optional = Number(first.dataset.optional) || 0; // games that go on without you (shown apart)
   // The page's own title, without the count the server put in front of it.
   const shown = titleWith(count);
   const baseTitle = count > 0 && document.title.startsWith(shown) ? document.title.slice(shown.length) : document.title;
 
-  const alwaysPoll = document.body.dataset.liveFanout !== "redis";
+  const alwaysPoll = document.body.dataset.liveFanout === "local";
   let liveOpen = false;
   let lostStream = false; // the stream was open, then cut: ask once it is back
   let inFlight = false;
@@ -74,6 +75,7 @@
     const fresh = parsed.content.getElementById("turn-counter");
     if (!fresh) return; // not the fragment (logged out meanwhile: the log-in page)
     const next = Number(fresh.dataset.count) || 0;
+    optional = Number(fresh.dataset.optional) || 0;
     swapIn(fresh, "turn-counter");
     swapIn(parsed.content.getElementById("next-game"), "next-game");
     if (next > count) chime();
@@ -125,8 +127,11 @@
       refresh();
       return;
     }
-    if (waiting === count || (inFlight && waiting === asked)) return;
-    asked = waiting;
+    const mayAct = event.detail.optional;
+    const same = waiting === count && (typeof mayAct !== "number" || mayAct === optional);
+    const key = waiting + "/" + mayAct;
+    if (same || (inFlight && key === asked)) return;
+    asked = key;
     refresh();
   });
   document.addEventListener("durak:live", (event) => {

@@ -1,7 +1,6 @@
 """Number formats for the stats pages."""
 
 from django import template
-from django.utils.translation import get_language, pgettext
 
 register = template.Library()
 
@@ -30,12 +29,3 @@ def rating_number(value: float | None, provisional: bool = False) -> str:
     if text.lstrip("-").strip("0.") == "":
         text = text.lstrip("-")  # no "-0"
     return text.replace("-", "\u2212")
-
-
-@register.filter
-def ordinal_place(place: int) -> str:
-    """1st, 2nd, 3rd, 4th in English; 1-м, 2-м in Russian ("вышел 2-м")."""
-    if (get_language() or "en").startswith("en"):
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10, "th")
-        return f"{place}{suffix}"
-    return pgettext("place out, e.g. out 2nd", "%(place)s.") % {"place": place}

@@ -21,7 +21,7 @@ def test_a_team_game_needs_a_player_count_its_rules_allow() -> None:
         format="json",
     )
     assert response.status_code == 400
-    assert "team play with these rules is for 4 or 6 players, not 3" in response.content.decode()
+    assert "team play with these rules is for 4/6 players, not 3" in response.content.decode()
     assert not Game.objects.exists()
 
 

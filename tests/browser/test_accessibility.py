@@ -218,3 +218,70 @@ def test_the_russian_game_page_has_no_untranslated_english(
         assert not leftovers, f"{path} in Russian still shows English: {leftovers}"
         if path == f"/games/{site.running.pk}/":
             assert "озырь" in text, f"the running game's table names no trump (козырь): {text[:300]}"
+
+
+# Runs in the page: what is wrong with its accessible names and references.
+#
+# - Every id that aria-describedby or aria-labelledby names is an element of the page.
+# - An element named by aria-label or aria-labelledby has a role a name is allowed on (not a
+#   bare div or span).
+# - A control's name given by aria-label starts with its visible label (WCAG 2.5.3, label in
+#   name): its text that shows, neither hidden nor clipped to a pixel (a visually hidden span).
+#   A label of digits only (a count beside an icon) need only be in the name.
+NAMES_JS = """
+() => {
+  const problems = [];
+  const describe = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+    + (typeof el.className === "string" && el.className ? "." + el.className.trim().split(/\\s+/).join(".") : "");
+  for (const el of document.querySelectorAll("[aria-describedby], [aria-labelledby]")) {
+    for (const attribute of ["aria-describedby", "aria-labelledby"]) {
+      for (const id of (el.getAttribute(attribute) || "").split(/\\s+/).filter(Boolean)) {
+        if (!document.getElementById(id)) problems.push(`${describe(el)}: ${attribute} names #${id}, which is not on the page`);
+      }
+    }
+  }
+  for (const el of document.querySelectorAll("div[aria-label], div[aria-labelledby], span[aria-label], span[aria-labelledby]")) {
+    if (!el.getAttribute("role")) problems.push(`${describe(el)}: named, but a ${el.tagName.toLowerCase()} with no role may not be`);
+  }
+  const letters = (text) => text.toLowerCase().replace(/[^\\p{L}\\p{N}]+/gu, "");
+  const controls = "a[aria-label], button[aria-label], summary[aria-label], input[aria-label], select[aria-label], "
+    + "textarea[aria-label], [role=button][aria-label], [role=link][aria-label], [role=checkbox][aria-label], [role=tab][aria-label]";
+  for (const el of document.querySelectorAll(controls)) {
+    if (!el.checkVisibility()) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let label = "";
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const box = node.parentElement.getBoundingClientRect();
+      if (node.parentElement.checkVisibility({ checkVisibilityCSS: true }) && box.width > 1 && box.height > 1) label += node.textContent;
+    }
+    const shown = letters(label), name = letters(el.getAttribute("aria-label"));
+    if (!shown) continue;
+    const fits = /^\\p{N}+$/u.test(shown) ? name.includes(shown) : name.startsWith(shown);
+    if (!fits) problems.push(`${describe(el)}: its name "${el.getAttribute("aria-label")}" does not start with its visible label "${label.trim()}"`);
+  }
+  return problems;
+}
+"""
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_names_start_with_the_visible_label_and_every_reference_is_on_the_page(
+    browser: Browser, live_server: Any, site: Site, viewport: dict[str, int], language: str
+) -> None:
+    engine = durak.Game.from_dict(site.running.state or {})
+    mover = site.running.seats.get(position=engine.waiting_for()[0]).user
+    mover.language = language
+    mover.save(update_fields=["language"])
+    locale = "en-GB" if language == "en" else "ru-RU"
+    member = signed_in(browser, live_server, mover, viewport, locale)
+    member.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+    pages = {**site.pages(), "tutorial": "/rules/tutorial/"}
+    problems: list[str] = []
+    page = member.new_page()
+    for name, path in pages.items():
+        page.goto(live_server.url + path)
+        page.wait_for_load_state("networkidle")
+        # Every page a player sees while a game waits for them shows the counter.
+        assert page.locator("#turn-counter a.turns").count() == 1, f"{name}: no turn counter"
+        problems += [f"{name} ({path}): {problem}" for problem in page.evaluate(NAMES_JS)]
+    assert not problems, "\n".join(problems)

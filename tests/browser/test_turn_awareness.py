@@ -63,13 +63,22 @@ def move(user: User, game: Game, action: dict[str, Any]) -> None:
     services.make_move(user=user, game_id=game.pk, action=action, expected_version=game.version)
 
 
-def expect_count(page: Page, count: int) -> None:
+def expect_count(page: Page, count: int, optional: int = 0) -> None:
+    """The counter shows ``count`` games waiting for the player's move and, apart,
+    ``optional`` games where they only may throw in (issue 29)."""
     counter = page.locator("#turn-counter")
-    if count:
+    if count or optional:
         expect(counter).to_be_visible()
-        expect(counter.locator(".turns-count")).to_have_text(str(count))
     else:
         expect(counter).to_be_hidden()
+    if count:
+        expect(counter.locator(".turns-count")).to_have_text(str(count))
+    else:
+        expect(counter.locator(".turns-count")).to_have_count(0)
+    if optional:
+        expect(counter.locator(".turns-optional-count")).to_have_text(str(optional))
+    else:
+        expect(counter.locator(".turns-optional")).to_have_count(0)
 
 
 def test_counter_title_and_sound_follow_the_other_players_moves(
@@ -99,7 +108,8 @@ def test_counter_title_and_sound_follow_the_other_players_moves(
     expect(lobby).to_have_title("Lobby · durak online")
     expect(lobby.locator("#next-game")).to_be_hidden()
 
-    # Alice attacks: the bout now waits for Bob (and for Alice, who may throw in or say done).
+    # Alice attacks: the game now cannot go on without Bob; Alice may throw in or say done, but
+    # the game goes on without her (issue 29): shown apart, and no title count for it.
     move(alice, game, {"type": "attack", "cards": ["6S"]})
     expect_count(bob_page, 1)
     expect(bob_page).to_have_title(f"(1) Your move · {game_title}")
@@ -114,7 +124,9 @@ def test_counter_title_and_sound_follow_the_other_players_moves(
     expect(lobby.locator("#next-game a")).to_have_attribute("href", f"/games/{game.pk}/")
     assert len(plays(lobby)) == 1
     lobby.locator(".site-header").screenshot(path=str(artifacts / "turn-counter.png"))
-    expect_count(alice_page, 1)  # still waited for: "throw in or say done"
+    expect_count(alice_page, 0, optional=1)
+    expect(alice_page).to_have_title(game_title)
+    alice_page.locator(".site-header").screenshot(path=str(artifacts / "turn-counter-may-throw-in.png"))
 
     # Alice says done: nothing waits for her any more.
     move(alice, game, {"type": "pass"})
@@ -152,7 +164,7 @@ def test_counter_title_and_sound_follow_the_other_players_moves(
     phone.goto(f"{live_server.url}/leaderboard/")
     expect(phone).to_have_title("(2) Ваш ход · Рейтинг · durak online")
     link = phone.locator("#turn-counter a")
-    expect(link).to_have_attribute("aria-label", "2 игры ждут вашего хода")
+    expect(link).to_have_attribute("aria-label", "ваш ход: 2 игры ждут")
     box = link.bounding_box()
     assert (
         box is not None
@@ -190,7 +202,9 @@ def test_with_the_live_stream_the_count_comes_with_the_bell_event(browser: Brows
         bells = [event for event in elsewhere.page.evaluate("window.liveEvents") if event["type"] == "bell"]
         assert any('"waiting":1' in event["data"] for event in bells), bells
         assert len(asked) == 1, asked  # one fragment, asked because the bell said so
-        wait_until(mover.page, "document.title.startsWith('(1) Your move')")
+        # The mover may throw in: counted apart, not in the title (issue 29).
+        wait_until(mover.page, "document.querySelector('#turn-counter .turns-optional') !== null")
+        assert not mover.page.title().startswith("(")
     finally:
         mover.close()
         elsewhere.close()

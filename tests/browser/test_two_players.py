@@ -201,11 +201,11 @@ def test_two_players_sign_up_join_and_play_a_stacked_game_to_the_end(
         move_and_watch(alice, bob, lambda: alice.play("KC", "Beat 10♣ with K♣"))
 
         expect(alice.table.locator(".status")).to_contain_text("The game is over: you are the fool.")
-        expect(bob.table.locator(".status")).to_contain_text("The game is over: alice is the fool.")
+        expect(bob.table.locator(".status")).to_contain_text("The game is over: you won, alice is the fool.")
         for player in (alice, bob):
             results = player.table.locator(".results")
             expect(results).to_contain_text("alice: the fool")
-            expect(results).to_contain_text("bob: went out 1st")
+            expect(results).to_contain_text("bob: won")
             expect(player.table.locator("button[name=action]")).to_have_count(0)
             assert player.table.get_attribute("hx-get") is None  # a finished game stops polling
         alice.screenshot("4-end")

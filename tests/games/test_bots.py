@@ -221,8 +221,8 @@ def test_play_against_the_computer_from_the_lobby(user: User) -> None:
     game = Game.objects.get(creator=user)
     assert response.status_code == 302 and game.status == Game.Status.ACTIVE
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
-    # The table and its sentences name the computer player by its level, not its account.
-    assert "Computer (beginner)" in page and "computer-random (computer)" not in page
+    # The table and its sentences name the computer player by its name and level, not its account.
+    assert "Vanya (beginner)" in page and "computer-random (computer)" not in page
 
 
 def test_an_open_game_with_bots_allowed_offers_the_creator_the_fill_button(user: User) -> None:

@@ -1,8 +1,8 @@
-"""The table's "Done" button and its "Don't wait for me to throw in" toggle, without JavaScript.
+"""The table's "Done" button and its "Pass on throw-ins" toggle, without JavaScript.
 
 Everyone allowed to throw in is offered "Done" and waited for, whatever they hold (durak/game.py):
 the button reads «Бито» in Russian once every card is beaten, «Пас» while the defender takes.
-"Don't wait for me to throw in" is a standing choice posted through the move form's path: the
+"Pass on throw-ins" (the engine's ``auto_pass``) is a standing choice posted through the move form's path: the
 engine logs it like a move, and the bout no longer waits for that player's "done".
 """
 
@@ -110,15 +110,22 @@ def test_the_toggle_posts_through_the_move_path_and_the_bout_stops_waiting() -> 
     carla = client_for(users[2])
     seen = page(carla, game)
     assert preference_buttons(seen) == [{"type": "auto_pass", "on": True}]
-    assert "Don't wait for me to throw in" in seen
+    assert ">Pass on throw-ins</button>" in seen
+    assert "When on, no bout waits for you to throw in" in seen  # what it does, in one line
     post(carla, game, '{"on": true, "type": "auto_pass"}', version_on_page(seen))
     assert engine_of(game).auto_pass == {2}
     assert Move.objects.filter(game=game, position=2, action__type="auto_pass").count() == 1
 
     seen = page(carla, game)
     assert preference_buttons(seen) == [{"type": "auto_pass", "on": False}]
-    assert "Wait for me to throw in again" in seen and "every bout counts you as done" in seen
-    assert "not waited for to throw in" in page(client_for(users[0]), game)  # public: the others see it
+    assert (
+        ">Stop passing on throw-ins</button>" in seen
+        and "You pass on throw-ins: no bout waits for you" in seen
+    )
+    others = page(client_for(users[0]), game)
+    assert "passes on throw-ins" in others  # public: the others see it
+    assert f"{users[2].name} passes on throw-ins." in others  # the history says it in the same words
+    assert "You pass on throw-ins." in seen
 
     services.make_move(
         user=users[0],
@@ -138,7 +145,8 @@ def test_the_toggle_posts_through_the_move_path_and_the_bout_stops_waiting() -> 
 def test_the_toggle_in_russian_and_for_whom_it_is_not_offered() -> None:
     game, users = started_game(players=3, deal=THREE_DEAL)
     seen = page(client_for(users[1]), game, "ru")
-    assert "Не ждать, подкину ли я" in seen  # noqa: RUF001 (Russian)
-    assert "Don't wait" not in seen
+    assert ">Не подкидывать</button>" in seen  # noqa: RUF001 (Russian)
+    assert "Если включить, ни один ход не будет ждать ваших подкидываний" in seen
+    assert "Pass on throw-ins" not in seen and "Не ждать, подкину ли я" not in seen  # noqa: RUF001
     # a spectator has no seat and no toggle
     assert preference_buttons(page(Client(), game)) == []

@@ -140,6 +140,47 @@ def test_the_moves_since_the_player_last_looked_are_marked() -> None:
     assert 'class="history-entry new' not in again and "since you last looked" not in again
 
 
+def poll(client: Client, game: Game, version: int, *, visible: bool) -> str:
+    """The table poll of an open page, as live.js asks it (``X-Page-Visible``)."""
+    response = client.get(
+        reverse("games:poll", args=[game.pk]) + f"?version={version}",
+        headers={"HX-Request": "true", "X-Page-Visible": "1" if visible else "0"},
+    )
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def marked_seqs(page: str) -> list[str]:
+    return re.findall(r'<li class="history-entry new[^"]*" data-seq="(\d+)"', page)
+
+
+def test_moves_seen_live_on_a_visible_page_are_not_new_and_those_while_hidden_are() -> None:
+    """Issue 29: "22 new moves since you last looked" after watching every one of them live.
+    What counts is what the player saw on screen (``Seat.seen_moves``), not when they opened it."""
+    game, users = started_game(deal=deal(HANDS_A))
+    game = play(game, users, SCRIPT[:1])
+    client = Client()
+    client.force_login(users[0])
+    assert client.get(reverse("games:detail", args=[game.pk])).status_code == 200  # opened
+    version = game.version
+    game = play(game, users, SCRIPT[1:2])  # 8♠ beats 6♠, swapped into the visible page
+    live = poll(client, game, version, visible=True)
+    assert marked_seqs(live) == [] and "since you last looked" not in live
+    assert Seat.objects.get(game=game, position=0).seen_moves == 2
+    game = play(game, users, SCRIPT[2:4])  # player 0 passes; 9♦ comes while the tab is hidden
+    hidden = poll(client, game, game.version - 2, visible=False)
+    assert marked_seqs(hidden) == ["4"] and "1 new move since you last looked" in hidden
+    assert Seat.objects.get(game=game, position=0).seen_moves == 2  # not shown on screen
+    # Opened again later: only what was never on screen is new.
+    page = page_of(game, users[0])
+    assert marked_seqs(page) == ["4"] and "1 new move since you last looked" in page
+    assert marked_seqs(page_of(game, users[0])) == []
+    # The page says it is shown again, with the table it holds: that is seen too.
+    game = play(game, users, SCRIPT[4:5])
+    services.seat_presence(game_id=game.pk, user_id=users[0].pk, visible=True, version=game.version)
+    assert Seat.objects.get(game=game, position=0).seen_moves == game.moves_made
+
+
 def test_a_spectator_reads_the_history_with_nothing_marked() -> None:
     game, users = started_game(deal=deal(HANDS_A))
     game = play(game, users, SCRIPT[:2])

@@ -243,7 +243,7 @@ def test_the_claim_line_names_the_date_in_the_readers_language(client: Any) -> N
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ru"
     html = page(client, game, users[1])
     name = users[0].username
-    assert f"Игра ждёт {name} уже 9 дней." in html
+    assert f"Игра ждёт хода уже 9 дней: {name}." in html
     assert game.started_at is not None
     possible = game.started_at + 14 * DAYS
     with translation.override("ru"):
@@ -306,4 +306,4 @@ def test_the_players_are_told_the_game_was_claimed_in_their_language() -> None:
     assert "was claimed" in notification_text(fool.kind, fool.params, users[0])
     with translation.override("ru"):
         told = notification_text(other.kind, other.params, users[1])
-    assert f"её забрали: {users[0].username} — дурак" in told
+    assert f"вы победили, {users[0].username} слишком долго не делает ход и остаётся дураком" in told

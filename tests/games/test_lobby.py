@@ -83,7 +83,7 @@ def test_open_games_show_the_rules_in_one_line_and_the_seats_taken(language: str
     row = text(row_of(page, game))
     with translation.override(language):
         summary = engine_text.preset_summary("classic")
-        deck = f"{engine_text.option_name('deck_size')} = 52"
+        deck = f"{engine_text.option_name('deck_size')}: 52"
     assert summary in row and deck in row
     assert ("2 of 4" if language == "en" else "2 из 4") in row
 

@@ -1,6 +1,7 @@
 """Pages name things as people read them, never by their raw keys: a rule set by its name
 ("Podkidnoy (classic throw-in)", not "classic") on profiles and replays, a computer player by
-its level ("Computer (beginner)", not "computer-random (computer)") wherever seats are listed."""
+its name and level ("Vanya (beginner)", not "computer-random (computer)") wherever seats are
+listed."""
 
 from typing import Any
 
@@ -24,7 +25,7 @@ def client_for(user: Any) -> Client:
     return client
 
 
-def test_a_computer_player_is_named_by_its_level_on_the_game_page_and_in_my_games() -> None:
+def test_a_computer_player_is_named_by_its_name_and_level_on_the_game_page_and_in_my_games() -> None:
     user = UserFactory()
     client = client_for(user)
     client.post(
@@ -37,7 +38,7 @@ def test_a_computer_player_is_named_by_its_level_on_the_game_page_and_in_my_game
         client.get(reverse("games:detail", args=[game.pk])).content.decode(),
         client.get(reverse("games:lobby")).content.decode(),
     ):
-        assert "Computer (beginner)" in page
+        assert "Vanya (beginner)" in page
         assert f">{bot.username}" not in page and f"{bot.username} (computer)" not in page
 
 
@@ -54,7 +55,7 @@ def test_profiles_and_replays_name_the_rule_set() -> None:
     assert "(classic," not in russian.content.decode()
 
 
-def test_a_finished_games_notification_names_a_computer_fool_by_its_level() -> None:
+def test_a_finished_games_notification_names_a_computer_fool_by_its_name_and_level() -> None:
     game, users = started_game(deal=LONGER_DEAL)
     waited = Seat.objects.get(game=game, awaiting_move=True)
     User.objects.filter(pk=waited.user_id).update(is_bot=True, bot_level="random")
@@ -62,5 +63,5 @@ def test_a_finished_games_notification_names_a_computer_fool_by_its_level() -> N
     human = next(user for user in users if user.pk != waited.user_id)
     bell = client_for(human).get(reverse("notifications:list"), headers={"accept-language": "ru"})
     page = bell.content.decode()
-    assert "Компьютер (новичок)" in page
+    assert "Ваня (новичок)" in page
     assert waited.user.username not in page

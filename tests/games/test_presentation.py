@@ -50,7 +50,7 @@ def test_the_fool_is_the_engines() -> None:
     game.apply({"type": "attack", "player": 0, "cards": ["6S"]})
     game.apply({"type": "defend", "player": 1, "target": "6S", "card": "8S"})
     names = {0: "anna", 1: "ben", 2: "carla"}
-    assert build_table(game.view(0), names, 0).status_line == "The game is over: carla is the fool."
+    assert build_table(game.view(0), names, 0).status_line == "The game is over: you won, carla is the fool."
     assert build_table(game.view(2), names, 2).status_line == "The game is over: you are the fool."
     assert build_table(game.view(None), names, None).status_line == "The game is over: carla is the fool."
     assert build_table(game.view(0), names, 0).situation_line == ""
@@ -61,11 +61,14 @@ def test_a_resignation_loses_for_the_whole_team_on_every_table() -> None:
     game.apply({"type": "resign", "player": 3})
     names = {0: "anna", 1: "boris", 2: "clara", 3: "dima"}
     partner = build_table(game.view(1), names, 1)
-    assert partner.status_line == "The game is over: your team lost (you and dima)."
+    assert partner.status_line == "The game is over: your team lost (dima resigned)."
     assert partner.my_team == 1 and [p.team for p in partner.players] == [0, 1, 0, 1]
     assert partner.team_results == [("team A", "anna and clara", False), ("team B", "boris and dima", True)]
     assert (
-        build_table(game.view(0), names, 0).status_line == "The game is over: team B (boris and dima) lost."
+        build_table(game.view(0), names, 0).status_line == "The game is over: your team won (dima resigned)."
+    )
+    assert (
+        build_table(game.view(3), names, 3).status_line == "The game is over: your team lost (you resigned)."
     )
     watcher = build_table(game.view(None), names, None)
     assert watcher.team_line == "Team A: anna and clara; Team B: boris and dima."

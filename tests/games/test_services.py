@@ -200,7 +200,7 @@ def test_only_the_creator_may_start_early() -> None:
 
 def test_start_alone_is_refused() -> None:
     game = GameFactory(num_players=3)
-    with pytest.raises(WrongStatus, match="Cannot start with 1 players"):
+    with pytest.raises(WrongStatus, match="Cannot start with 1 player:"):
         services.game_start(user=game.creator, game_id=game.pk)
     game.refresh_from_db()
     assert game.status == Game.Status.OPEN

@@ -75,9 +75,7 @@ def test_the_lobby_form_makes_a_team_game_only_for_a_player_count_the_rules_allo
     refused = create_from_lobby(creator, num_players="3", opt_teams="partners")
     assert refused.status_code == 400
     # The engine's refusal as a sentence, on the players field and in the summary at the top.
-    assert "Team play with these rules is for 4 or 6 players, not 3." in html.unescape(
-        refused.content.decode()
-    )
+    assert "Team play with these rules is for 4/6 players, not 3." in html.unescape(refused.content.decode())
     assert not Game.objects.exists()
 
     made = create_from_lobby(creator, num_players="4", opt_teams="black_book")
@@ -139,7 +137,7 @@ def test_a_partners_game_played_to_the_end_through_the_pages(monkeypatch: pytest
         mine = users[position].username in losers
         assert ("your team lost" in final) == mine
         for loser in losers:
-            assert f"{loser}: lost with their team" in final
+            assert f"{loser}: team lost" in final
     # Both partners' stats count the loss; the two teams are rated against each other.
     for user in users:
         lost = user.username in losers
@@ -332,11 +330,12 @@ def test_team_sentences() -> None:
         game.apply(action)
     names = {0: "anna", 1: "boris", 2: "clara", 3: "dima"}
     mine = build_table(game.view(0), names, me=0)
-    assert mine.status_line == "The game is over: your team lost (you and clara)."
+    assert mine.status_line == "The game is over: your team lost."
     assert [p.partner for p in mine.players] == [False, False, True, False]
     assert mine.team_results == [("team A", "anna and clara", True), ("team B", "boris and dima", False)]
     other = build_table(game.view(1), names, me=1)
-    assert other.status_line == "The game is over: team A (anna and clara) lost."
+    assert other.status_line == "The game is over: your team won."
+    assert build_table(game.view(None), names, me=None).status_line == "The game is over: team A lost."
     assert other.team_line == "You play in team B with dima."
     # Everyone's last card goes at once: a draw.
     drawn = durak.Game.from_deal(partners, [["6S"], ["8S"], [], []], [], trump="C", first_attacker=0)

@@ -68,6 +68,9 @@ def shown_count(page: str) -> int | None:
     if " hidden" in opening:
         assert count == 0 and badge is None and "<a" not in element  # nothing to tab to
         return None
+    if count == 0:  # shown for the games where the player only may act (issue 29)
+        assert badge is None and 'class="turns-optional"' in element
+        return 0
     assert badge and int(badge.group(1)) == count
     return count
 
@@ -142,8 +145,9 @@ def test_the_count_is_one_query_whatever_the_number_of_games(
 
 def test_the_count_agrees_with_the_engine_also_for_throw_ins() -> None:
     """After every move of three-player games, each player's count is the number of running
-    games whose engine waits for their seat: the defender, and the attackers who may throw in or
-    say "done" (the bout waits for all of them)."""
+    games that cannot go on without their seat (the engine's ``must_act()``: the defender while
+    cards lie unbeaten; else the attackers whose "done" closes the bout), and the games where
+    they only may throw in are counted apart."""
     players = UserFactory.create_batch(3)
     games = []
     for seed in (11, 12, 13):
@@ -151,26 +155,78 @@ def test_the_count_agrees_with_the_engine_also_for_throw_ins() -> None:
         for user in players[1:]:
             services.game_join(user=user, game_id=game.pk)
         games.append(game)
-    several_waited_for = 0
+    several_needed = may_only = 0
     for _step in range(25):
         expected = dict.fromkeys((user.pk for user in players), 0)
+        optional = dict.fromkeys((user.pk for user in players), 0)
         for game in games:
             game.refresh_from_db()
             if game.status != Game.Status.ACTIVE:
                 continue
             engine = durak.Game.from_dict(game.state)
             seated = {seat.position: seat.user_id for seat in game.seats.all()}
-            waiting = engine.waiting_for()
-            several_waited_for += len(waiting) > 1
-            for position in waiting:
+            needed = engine.must_act()
+            several_needed += len(needed) > 1
+            for position in needed:
                 expected[seated[position]] += 1
+            for position in set(engine.waiting_for()) - set(needed):
+                optional[seated[position]] += 1
+                may_only += 1
         assert selectors.turns_waiting_counts(user_ids=list(expected)) == expected
         for user in players:
-            assert selectors.turns_waiting(user_id=user.pk).count == expected[user.pk]
+            turns = selectors.turns_waiting(user_id=user.pk)
+            assert (turns.count, turns.optional) == (expected[user.pk], optional[user.pk])
         for game in games:
             by_position = {seat.position: seat.user for seat in game.seats.select_related("user")}
             play_moves(game, [by_position[p] for p in range(3)], 1)
-    assert several_waited_for > 0  # the throw-in case was met
+    assert several_needed > 0  # a bout beaten, waiting for two attackers' "done", was met
+    assert may_only > 0  # an attacker who may throw in while the defender must act was met
+
+
+def test_the_attacker_who_just_led_is_not_waited_for_but_may_throw_in_apart() -> None:
+    """Issue 29: after leading, the attacker may throw in more while the defender must act. The
+    counter and "Next game waiting for you" leave that game out; it is shown apart, quieter."""
+    me, other = UserFactory(), UserFactory()
+    led = game_between(me, other)
+    waiting = game_between(me, UserFactory())
+    play_moves(led, [me, other], 1)  # I lead 6♠; the defender holds the 6♣: I may throw in later
+    engine = durak.Game.from_dict(Game.objects.get(pk=led.pk).state)
+    assert engine.waiting_for() == [0, 1] and engine.must_act() == [1]
+    turns = selectors.turns_waiting(user_id=me.pk)
+    assert (turns.count, turns.first, turns.optional) == (1, (waiting.pk,), 1)
+    client = client_for(me)
+    lobby = client.get(LOBBY).content.decode()
+    assert shown_count(lobby) == 1 and title(lobby).startswith("(1) Your move")
+    assert "may throw in: 1 game" in counter(lobby)
+    assert 'data-optional="1"' in counter(lobby)
+    on_waiting = client.get(reverse("games:detail", args=[waiting.pk])).content.decode()
+    assert next_game_link(on_waiting) is None  # the game I led in goes on without me
+    listed = {game.pk: game for game in selectors.user_games(user=me)}
+    assert (listed[led.pk].my_turn, listed[led.pk].my_option) == (False, True)
+    assert (listed[waiting.pk].my_turn, listed[waiting.pk].my_option) == (True, False)
+    my_games = lobby.split('id="my-games-title"', 1)[1].split("</section>", 1)[0]
+    assert my_games.index(f"/games/{waiting.pk}/") < my_games.index(f"/games/{led.pk}/")
+    assert 'class="badge optional"' in my_games
+    assert selectors.turns_waiting(user_id=other.pk).count == 1  # the defender must act
+    services.make_move(
+        user=other,
+        game_id=led.pk,
+        action={"type": "defend", "player": 1, "target": "6S", "card": "8S"},
+        expected_version=Game.objects.get(pk=led.pk).version,
+    )
+    # Everything beaten: the bout cannot close without my "done" (or a throw-in).
+    turns = selectors.turns_waiting(user_id=me.pk)
+    assert (turns.count, turns.optional) == (2, 0)
+    with translation.override("ru"):
+        client.cookies["django_language"] = "ru"
+        services.make_move(
+            user=me,
+            game_id=waiting.pk,
+            action={"type": "attack", "player": 0, "cards": ["6S"]},
+            expected_version=Game.objects.get(pk=waiting.pk).version,
+        )
+        russian = client.get(LOBBY, headers={"Accept-Language": "ru"}).content.decode()
+    assert "можно подкинуть: 1 игра" in counter(russian)
 
 
 def test_my_games_put_those_waiting_for_me_first_by_deadline() -> None:
@@ -210,7 +266,7 @@ def test_one_game_waiting() -> None:
     assert shown_count(lobby) == 1
     assert title(lobby) == "(1) Your move · Lobby · durak online"
     assert next_game_link(lobby) == game.pk
-    assert "1 game waiting for your move" in counter(lobby)
+    assert "your move: 1 game waiting" in counter(lobby)
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert shown_count(page) == 1
     assert title(page) == f"(1) Your move · Game {game.pk} · durak online"
@@ -226,7 +282,7 @@ def test_two_games_waiting() -> None:
     lobby = client.get(LOBBY).content.decode()
     assert shown_count(lobby) == 2
     assert title(lobby).startswith("(2) Your move · ")
-    assert "2 games waiting for your move" in counter(lobby)
+    assert "your move: 2 games waiting" in counter(lobby)
     assert next_game_link(lobby) == sooner.pk
     on_sooner = client.get(reverse("games:detail", args=[sooner.pk])).content.decode()
     assert next_game_link(on_sooner) == later.pk
@@ -239,7 +295,7 @@ def test_two_games_waiting() -> None:
         client.cookies["django_language"] = "ru"
         russian = client.get(LOBBY, headers={"Accept-Language": "ru"}).content.decode()
     assert title(russian).startswith("(2) Ваш ход · ")
-    assert "2 игры ждут вашего хода" in counter(russian)
+    assert "ваш ход: 2 игры ждут" in counter(russian)
 
 
 def test_a_spectator_never_sees_the_players_turns() -> None:
@@ -312,8 +368,10 @@ def test_the_fragment_answers_the_count_and_the_next_game(django_assert_max_num_
     )
     services.game_abort(game_id=second.pk)
     fragment = client.get(url, {"current": first.pk}).content.decode()
-    # After an attack the bout still waits for the attacker: "throw in or say done".
-    assert shown_count(fragment) == 1 and next_game_link(fragment) is None
+    # After an attack the bout goes on without the attacker (issue 29): only the defender must
+    # act, the attacker may throw in, shown apart.
+    assert shown_count(fragment) == 0 and next_game_link(fragment) is None
+    assert 'data-optional="1"' in counter(fragment)
 
 
 @pytest.mark.parametrize("current", ["abc", "-1", "1.5", "²", "9" * 40])

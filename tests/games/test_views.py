@@ -47,7 +47,7 @@ def test_lobby_for_a_visitor_lists_open_games_and_invites_to_log_in(client: Clie
     assert f"Game {game.pk}" in page
     # The preset and the changed option in words (durak_site.engine_text), not as code names.
     assert html.escape(engine_text.preset_name("black_book")) in page
-    assert html.escape(f"{engine_text.option_name('deck_size')} = 52") in page
+    assert html.escape(f"{engine_text.option_name('deck_size')}: 52") in page
     assert "sign up" in page
     assert "Open the game" not in page
 

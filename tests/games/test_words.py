@@ -20,17 +20,17 @@ GENDERED = re.compile(r"\b(alice|bob)\s+\w+(л|ла|лся|лась)\b")
         (
             {"type": "resign", "player": 1},
             [{"type": "game_over", "reason": "resign", "player": 1}],
-            ["bob resigns.", "bob resigns: the game is over."],
+            ["bob resigns.", "The game is over: bob resigned and is the fool."],
         ),
         (
             {"type": "timeout", "player": 1},
             [{"type": "game_over", "reason": "timeout", "player": 1}],
-            ["bob ran out of time.", "bob ran out of time: the game is over."],
+            ["bob ran out of time.", "The game is over: bob ran out of time and is the fool."],
         ),
         (
             {"type": "claim", "player": 0, "waited": 1209600},
             [{"type": "game_over", "reason": "claim", "player": 1}],
-            ["alice claims the game.", "bob stopped playing: the game is claimed."],
+            ["alice claims the game.", "The game is over: bob let the game wait too long and is the fool."],
         ),
         (
             {"type": "timeout", "player": 1},
@@ -74,14 +74,21 @@ def test_every_ending_is_told_in_english_and_neutral_russian(
         assert not GENDERED.search(line), line
 
 
-def test_a_computer_player_is_named_by_its_level() -> None:
-    bot = User(username="computer-random", is_bot=True, bot_level="random")
+def test_a_computer_player_is_named_by_its_seat_and_level_never_its_account() -> None:
+    first = User(
+        username="computer-random", is_bot=True, bot_level="random", display_name="Computer: beginner"
+    )
+    second = User(username="computer-random-2", is_bot=True, bot_level="random")
+    third = User(username="computer-rules-3~17", is_bot=True, bot_level="rules")
     person = User(username="anna")
     with translation.override("en"):
-        assert words.seat_name(bot) == "Computer (beginner)"
+        assert words.seat_name(first) == first.name == "Vanya (beginner)"
+        assert words.seat_name(second) == "Katya (beginner)"
+        assert words.seat_name(third) == "Dasha (rule of thumb)"
         assert words.seat_name(person) == "anna"
     with translation.override("ru"):
-        assert words.seat_name(bot) == "Компьютер (новичок)"
+        assert words.seat_name(first) == first.name == "Ваня (новичок)"
+        assert words.seat_name(third) == "Даша (по правилам)"
 
 
 def test_the_table_and_the_history_say_a_move_in_the_same_words() -> None:

@@ -43,7 +43,7 @@ def test_the_table_uses_the_real_cards_stylesheet_and_sentences() -> None:
     assert 'class="t-card' not in text
     assert '<section class="pairs"' in text and '<section class="hand"' in text
     # The last-move line and the log come from games.words, for the tutorial's opponent.
-    assert "Last move: Your opponent beats 6♠ with 8♠." in text
+    assert "Last move: your opponent beats 6♠ with 8♠." in text
     assert "<p>You attack with 6♠.</p><p>Your opponent beats 6♠ with 8♠.</p>" in text
 
 

@@ -36,6 +36,8 @@ def params_of(kind: str, game_id: int) -> dict[str, object]:
         Kind.INVITED: {"game": game_id, "by": "boris", "preset": "classic"},
         Kind.GAME_FINISHED: {"game": game_id, "result": "not_fool", "how": "", "fool": "boris"},
         Kind.TIME_LOW: {"game": game_id, "deadline": deadline, "share": 90},
+        Kind.REMATCH: {"game": game_id, "by": "boris", "preset": "classic", "rematch": 3},
+        Kind.CLAIM_POSSIBLE: {"game": game_id, "by": ["boris"], "since": timezone.now().isoformat()},
     }[kind]
 
 

@@ -122,7 +122,7 @@ def test_the_finished_game_email_tells_each_player_their_result(smtp: Mailbox) -
     assert "you are the fool (you ran out of time)" in parts(fool)[0]
     [other] = smtp.to(users[1].email, "is over")
     text = parts(other)[0]
-    assert "you are not the fool" in text and f"{users[0].username} ran out of time" in text
+    assert f"you won, {users[0].username} ran out of time and is the fool" in text
     assert_links_to(other, game)
 
 

@@ -249,15 +249,10 @@ def test_a_move_while_a_your_move_email_is_at_a_slow_mail_server_waits_for_nothi
         180,  # a loaded machine: the worker and the slow server take their time
         "the first emails",
     )
-    attack(game, users)  # players 1 and 2 are waited for: a "your move" e-mail for each
+    # Player 1 must defend: a "your move" e-mail; player 2 may throw in, which the game does not
+    # wait on (issue 29): no "your move" for that.
+    attack(game, users)
     wait_until(lambda: server.arrived_to(users[1].email, subject_move), 60, "player 1's email at the server")
-    wait_until(
-        lambda: Notification.objects.filter(
-            game=game, user=users[2], kind=Kind.YOUR_MOVE, emailed_at__isnull=False
-        ),
-        60,
-        "player 2's email sent",
-    )
 
     # Player 1's e-mail is at the mail server, which does not answer: player 2 passes (the move
     # locks the game, then writes every seat, player 1's too).
@@ -285,7 +280,7 @@ def test_a_move_while_a_your_move_email_is_at_a_slow_mail_server_waits_for_nothi
         problems.append(f"the move waited for a lock held while an e-mail was at the mail server: {held_by}")
     if move.error is not None:
         problems.append(f"the move failed: {move.error!r}")
-    expected = {(u.email, subject_started) for u in users} | {(u.email, subject_move) for u in users}
+    expected = {(u.email, subject_started) for u in users} | {(u.email, subject_move) for u in users[:2]}
     delivered = Counter((str(m["To"]), str(m["Subject"])) for m in server.accepted_messages())
     if set(delivered) != expected or set(delivered.values()) != {1}:
         problems.append(f"delivered {dict(delivered)}, expected each of {sorted(expected)} once")

@@ -46,7 +46,7 @@ def test_a_team_game_lost_by_a_resignation_makes_both_partners_fools() -> None:
     game = services.player_resign(user=users[1], game_id=game.pk)
     assert game.status == Game.Status.FINISHED
     frame, export = final_frame_and_export(game)
-    assert [role for _, _, role in frame.hands] == ["", "the fool", "", "the fool"]
+    assert [role for _, _, role in frame.hands] == ["", "team lost", "", "team lost"]
     assert frame.finished == []
     assert export["result"] == {
         "finished": [],

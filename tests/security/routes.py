@@ -106,6 +106,7 @@ ROUTES: dict[str, Route] = {
     "healthz": Route("GET"),
     "service_worker": Route("GET", why="the same script for everyone"),
     "manifest": Route("GET", why="the same web app manifest for everyone"),
+    "offline": Route("GET", why="the same offline page for everyone: no user, no query"),
     "live": Route(
         "GET",
         lambda w: [({}, f"channel=game-{w.running.pk}&channel=lobby")],

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.exceptions import InvalidRules, NotAllowed, WrongStatus
 from games.models import Game
-from notifications.models import Kind, Notification
+from notifications.models import Kind, Notification, Preferences
 from series import services
 from series.models import RematchOffer, SeriesGame
 from series.selectors import rematch_state
@@ -54,10 +54,20 @@ def test_the_others_are_notified_of_the_offer() -> None:
     services.rematch_offer(user=alice, game_id=game.pk, games_agreed=5)
     rows = Notification.objects.filter(game=game, params__rematch=5)
     assert sorted(row.user_id for row in rows) == sorted([bob.pk, carol.pk])
-    assert {row.kind for row in rows} == {Kind.INVITED}
+    assert {row.kind for row in rows} == {Kind.REMATCH}  # its own kind (issue 29), not an invitation
     assert {row.message for row in rows} == {
         f"{alice.username} offers a rematch after game {game.pk}. Proposed: a series of 5 games."
     }
+
+
+def test_a_rematch_offer_follows_its_own_choices_not_the_invitations() -> None:
+    game, (alice, bob, carol) = finished_game(players=3)
+    Preferences.objects.create(user=bob, web_rematch=False, email_rematch=False, push_rematch=False)
+    Preferences.objects.create(user=carol, web_invited=False, email_invited=False, push_invited=False)
+    services.rematch_offer(user=alice, game_id=game.pk, games_agreed=3)
+    offers = Notification.objects.filter(game=game, kind=Kind.REMATCH)
+    assert [row.user_id for row in offers] == [carol.pk]
+    assert offers.get().read_at is None
 
 
 def test_a_decline_ends_the_offer_for_everyone_and_a_new_one_may_follow() -> None:

@@ -1,11 +1,13 @@
 /* The game page's history (games/_history.html): open on wide screens, folded on a phone until
    the reader opens it. The table partial, history included, is swapped whenever the game
-   changes (live.js, the move form): the reader's own choice and the moves marked "new" when the
-   page was opened stay as they were. No inline script (CSP). */
+   changes (live.js, the move form): the reader's own choice stays as it was, and so does every
+   "new" mark this page was shown (when it opened, or a table swapped in while it was hidden); a
+   move that arrives while the page is on the screen is seen live, and the server marks it not.
+   No inline script (CSP). */
 (() => {
   const NARROW = window.matchMedia("(max-width: 47.99rem)");
   let choice = null; // open (true) or folded (false) by the reader; null: as the width says
-  let firstNew = null; // the seqs marked new when the page was opened
+  const marked = new Set(); // the seqs this page has shown marked new
 
   function history() {
     return document.getElementById("history");
@@ -17,15 +19,11 @@
     const open = choice === null ? !NARROW.matches : choice;
     if (details.open !== open) details.open = open;
     const entries = details.querySelectorAll(".history-entry[data-seq]");
-    if (firstNew === null) {
-      firstNew = new Set();
-      entries.forEach((entry) => {
-        if (entry.classList.contains("new")) firstNew.add(entry.dataset.seq);
-      });
-      return;
-    }
     entries.forEach((entry) => {
-      if (!firstNew.has(entry.dataset.seq)) return;
+      if (entry.classList.contains("new")) marked.add(entry.dataset.seq);
+    });
+    entries.forEach((entry) => {
+      if (!marked.has(entry.dataset.seq)) return;
       entry.classList.add("new");
       const mark = entry.querySelector(".new-mark");
       if (mark) mark.hidden = false;
