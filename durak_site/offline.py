@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.crypto import salted_hmac
 
@@ -42,18 +43,29 @@ def keep_offline(response: HttpResponseBase) -> None:
 
 class ReaderMiddleware:
     """Names the reader of every page (:data:`READER_HEADER`): the service worker keeps its copies
-    for one reader only."""
+    for one reader only.
+
+    A page is what the worker looks at: an HTML answer with a body to a request that is not
+    HTMX's (a navigation). The rest (a poll's 204 or partial, ``/healthz``'s text) get no header,
+    and the user is not loaded for them: a request that needs no one costs no query. Nor does a
+    server error (5xx: the worker keeps its copies through one), and a database that cannot say
+    who the reader is leaves the answer as it was, not a 500 in its place."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
-        user = getattr(request, "user", None)
         if (
-            user is not None
-            and user.is_authenticated
+            200 <= response.status_code < 500
+            and response.status_code != 204
             and response.get("Content-Type", "").startswith("text/html")
+            and "HX-Request" not in request.headers
         ):
-            response[READER_HEADER] = reader_key(user.pk)
+            user = getattr(request, "user", None)
+            try:
+                if user is not None and user.is_authenticated:
+                    response[READER_HEADER] = reader_key(user.pk)
+            except DatabaseError:
+                pass  # the page as it is: who reads it is not known now
         return response

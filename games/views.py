@@ -341,17 +341,18 @@ def _page_visible(request: HttpRequest) -> bool:
 def game_presence(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """``POST /games/<id>/presence/``: the player's page of the game is open and visible
     (``visible=1``) or not (``visible=0``), showing the table at ``version``
-    (``services.seat_presence``; ``static/js/live.js`` posts it). 204 either way: a spectator's
-    or a stranger's word changes nothing and learns nothing."""
+    (``services.seat_presence``; ``static/js/live.js`` posts it). 204 for a player of the game;
+    for anyone else 404, what a missing game gives: a spectator's or a stranger's word changes
+    nothing and learns nothing."""
     asked = request.POST.get("version", "")
     version = int(asked) if asked.isascii() and asked.isdigit() and len(asked) <= 10 else None
-    services.seat_presence(
+    seated = services.seat_presence(
         game_id=game_id,
         user_id=_player(request).pk,
         visible=request.POST.get("visible") == "1",
         version=version,
     )
-    return HttpResponse(status=204)
+    return HttpResponse(status=204 if seated else 404)
 
 
 def _watched_key(request: HttpRequest, game_id: int) -> str | None:

@@ -18,7 +18,7 @@ def test_the_apps_register_their_answers_when_the_site_starts() -> None:
     assert list(hooks.invited) == [notifications.invited]
     assert list(hooks.game_seen) == [notifications.game_seen]
     assert list(hooks.reminders_sent) == [notifications.reminders_sent]
-    assert list(hooks.sweep) == [notifications.send_time_warnings]
+    assert list(hooks.sweep) == [notifications.send_time_warnings, notifications.send_claim_warnings]
     assert list(hooks.game_finished) == [stats.game_finished]
 
 

@@ -76,7 +76,10 @@ def test_a_computer_awaited_is_thinking(
         )
     assert queued, "the computer's first move was queued"
     html = page(alice, game)
-    assert '<p class="thinking">' in html and "Computer (rule of thumb) is thinking…" in html
+    computer = game.seats.get(position=1).user
+    assert computer.is_bot
+    assert '<p class="thinking">' in html and f"{computer.name} is thinking…" in html
+    assert computer.name.endswith("(rule of thumb)") and not computer.name.startswith("Computer")
     assert re.search(r'class="opponent[^"]* thinking" data-seat="1"', html)
 
     game.refresh_from_db()

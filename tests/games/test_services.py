@@ -236,9 +236,9 @@ def test_make_move_applies_records_and_bumps_version(
         )
     # After the commit: the write core's one list of effects (here only the version, for the cache
     # and live stream: no clock, no computer player, so no broker message), the "your move" e-mail
-    # and the bell event of the player now waited for, and the turn counts of the players whose
-    # turn flipped.
-    assert len(callbacks) == 4
+    # of the player now waited for, and one bell event for everyone whose bell or turn counts
+    # changed (the "your move" and the turns that flipped: one send, not one each).
+    assert len(callbacks) == 3
     assert game.version == version + 1
     move = Move.objects.get(game=game)
     assert (move.seq, move.position) == (1, 0)

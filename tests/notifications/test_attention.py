@@ -102,12 +102,13 @@ def test_the_presence_lapses_without_its_heartbeat_and_is_the_players_alone(
     )
     move(game, alice, {"type": "attack", "cards": ["6S"]})
     assert len(turns(bob, game)) == 1
-    # Someone without a seat changes nothing (and the view answers the same).
+    # Someone without a seat changes nothing, and is answered as for a game that is not there.
     stranger = UserFactory()
     assert not services.seat_presence(game_id=game.pk, user_id=stranger.pk, visible=True)
     client = Client()
     client.force_login(stranger)
-    assert client.post(reverse("games:presence", args=[game.pk]), {"visible": "1"}).status_code == 204
+    assert client.post(reverse("games:presence", args=[game.pk]), {"visible": "1"}).status_code == 404
+    assert client.post(reverse("games:presence", args=[game.pk + 1000]), {"visible": "1"}).status_code == 404
     assert client.get(reverse("games:presence", args=[game.pk])).status_code == 405
 
 

@@ -160,6 +160,17 @@ ROUTES: dict[str, Route] = {
         private=private,
         anonymous_private=LOGIN,
     ),
+    "games:presence": Route(
+        "POST",
+        running,
+        lambda w: {"visible": "1", "version": w.running.version},
+        anonymous=LOGIN,
+        stranger=NOT_FOUND,
+        private=private,
+        anonymous_private=LOGIN,
+        why="only the caller's own seat's presence; anyone else's word changes nothing and is "
+        "answered as for a missing game",
+    ),
     "games:join": Route(
         "POST",
         running,

@@ -81,6 +81,7 @@ CALLS: dict[str, Callable[[Game], list[Call]]] = {
     "games:detail": lambda g: [Call("GET"), Call("GET", "invite=guessed")],
     "games:poll": lambda g: [Call("GET", f"version={g.version}"), Call("GET", "version=-1")],
     "games:move": lambda g: [Call("POST", data=_action(g, api=False))],
+    "games:presence": lambda g: [Call("POST", data={"visible": "1", "version": g.version})],
     "games:join": lambda g: [Call("POST"), Call("POST", data={"token": "guessed-token"})],
     "games:leave": lambda g: [Call("POST")],
     "games:resign": lambda g: [Call("POST", data={"expected_version": g.version})],

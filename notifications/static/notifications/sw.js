@@ -63,9 +63,10 @@ async function readBy(reader) {
 
 /* After a page came from the server: keep it if it is the reader's own table, else forget any
    copy of that path (a game the player has left, one that is gone); and keep /offline/ in the
-   page's language. */
+   page's language. A server error changes nothing. */
 async function remember(request, response) {
   if (!(response.headers.get("Content-Type") || "").startsWith("text/html")) return;
+  if (response.status >= 500) return; // the server in trouble says nothing of who reads: keep all
   const reader = response.headers.get("X-Durak-Reader") || "";
   const tables = await readBy(reader);
   const key = pathKey(request.url);
