@@ -184,7 +184,9 @@ def test_three_players_play_an_enchanted_game_to_the_end(
 
         expect(carol.table.locator(".status")).to_contain_text("The game is over: you are the fool.")
         for player in (alice, bob):
-            expect(player.table.locator(".status")).to_contain_text("The game is over: carol is the fool.")
+            expect(player.table.locator(".status")).to_contain_text(
+                "The game is over: you won, carol is the fool."
+            )
         for player in players:
             results = player.table.locator(".results")
             expect(results).to_contain_text("carol: the fool")

@@ -105,7 +105,8 @@ def test_a_computer_is_seen_thinking_while_its_move_is_due(
     )
     a = open_seat(browser, alice, live_server.url, game)
     thinking = a.table.locator("p.thinking")
-    expect(thinking).to_have_text("Computer (rule of thumb) is thinking…")
+    computer = game.seats.get(position=1).user
+    expect(thinking).to_have_text(f"{computer.name} is thinking…")  # its own name: "Masha (rule of thumb)"
     expect(a.table.locator(".opponent.thinking")).to_have_count(1)
     assert due
     version = a.version()

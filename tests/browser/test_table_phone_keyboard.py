@@ -209,7 +209,7 @@ def test_a_whole_game_on_phones_with_taps_only(
     moved(alice, bob, lambda: alice.tap_card("KC", "Beat 10♣ with K♣"))
 
     expect(alice.table.locator(".status")).to_contain_text("The game is over: you are the fool.")
-    expect(bob.table.locator(".status")).to_contain_text("The game is over: alice is the fool.")
+    expect(bob.table.locator(".status")).to_contain_text("The game is over: you won, alice is the fool.")
     for seat in (alice, bob):
         seat.assert_no_sideways_scroll()
         seat.page.screenshot(path=str(artifacts / f"phone-end-{seat.name}.png"), full_page=True)

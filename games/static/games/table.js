@@ -468,9 +468,28 @@
     region.textContent = [text, extra].filter(Boolean).join(" ");
   }
 
+  /* The rest of the page keeps a scroll margin of the dock's height (table.css, --dock-room), so
+     what is focused or scrolled to stops above the dock. Measured here and kept in step as the
+     dock grows (the confirm bar, a second row of cards): a table that fits the screen is not
+     scrolled by a focus, and nothing focused lies under the dock. */
+  let dockObserver = null;
+  function trackDock() {
+    const dock = document.querySelector(".hand-dock");
+    if (dockObserver) dockObserver.disconnect();
+    if (!dock || !("ResizeObserver" in window)) return;
+    const room = () => {
+      const height = Math.ceil(dock.getBoundingClientRect().height);
+      if (height > 0) document.documentElement.style.setProperty("--dock-room", `${height + 8}px`);
+    };
+    room();
+    dockObserver = new ResizeObserver(room);
+    dockObserver.observe(dock);
+  }
+
   function setUp(extra, afterMove) {
     tickCountdowns();
     fanHand();
+    trackDock();
     announce(extra, afterMove);
   }
 
