@@ -62,3 +62,32 @@ def test_in_russian_too_and_an_email_being_sent_makes_the_later_one_wait(
     Notification.objects.filter(pk=started.pk).update(email_claimed_at=None)
     notifications.email_notification(notification_id=your_move.pk)
     assert subjects(smtp, first.email) == [f"Игра {game.pk} началась", f"Ваш ход в игре {game.pk}"]
+
+
+def test_run_in_the_callers_process_a_later_email_waits_for_the_sweep_not_a_retry(
+    smtp: Mailbox, held: list[int]
+) -> None:
+    """Without a worker (``CELERY_TASK_ALWAYS_EAGER``) the task runs inside the request that
+    queued it: a retry would raise there (a 500). It leaves the e-mail pending instead, and the
+    catch-up sweep sends it once the earlier one is out."""
+    from datetime import timedelta
+
+    from django.test import override_settings
+
+    from notifications.tasks import send_notification_email
+
+    game, (first, _second) = started_game(deal=LONGER_DEAL)
+    started = Notification.objects.get(user=first, kind=Kind.GAME_STARTED)
+    your_move = Notification.objects.get(user=first, kind=Kind.YOUR_MOVE)
+    Notification.objects.filter(pk=started.pk).update(email_claimed_at=timezone.now())  # at the server
+    send_notification_email.apply(args=(your_move.pk,))  # eager, as the tests' settings have it
+    your_move.refresh_from_db()
+    assert your_move.email_pending and your_move.emailed_at is None and smtp.to(first.email) == []
+    # The earlier one's sender finished; later, the sweep finds this one still due.
+    Notification.objects.filter(pk=started.pk).update(
+        email_claimed_at=None, email_pending=False, emailed_at=timezone.now()
+    )
+    Notification.objects.filter(pk=your_move.pk).update(created_at=timezone.now() - timedelta(minutes=30))
+    with override_settings(NOTIFICATION_EMAIL_GRACE_SECONDS=0):
+        assert notifications.send_pending_emails() >= 1  # this one, and the other player's
+    assert subjects(smtp, first.email) == [f"Your move in game {game.pk}"]
