@@ -233,6 +233,7 @@ ROUTES: dict[str, Route] = {
     ),
     # The guide (rules pages)
     "guide:index": Route("GET"),
+    "guide:reliability": Route("GET", why="the same explanation for everyone"),
     "guide:tutorial": Route(
         "GET", demo_cards=frozenset(card for hand in tutorial.HANDS for card in hand) | set(tutorial.STOCK)
     ),
@@ -301,6 +302,14 @@ ROUTES: dict[str, Route] = {
     ),
     "accounts:api_token_revoke": Route(
         "POST", lambda w: [({"token_id": w.olga_token.pk}, "")], anonymous=LOGIN, stranger=NOT_FOUND
+    ),
+    "accounts:note": Route(
+        "POST",
+        lambda w: [({"username": w.olga.username}, "")],
+        data=lambda w: {"text": "a stranger's own note"},
+        anonymous=LOGIN,
+        stranger=REDIRECT,
+        why="writes the caller's own note only, seen by them alone",
     ),
     # Reports (moderation/)
     "moderation:report": Route(
