@@ -43,6 +43,24 @@ HAND_ORDERS = [
 ]
 
 
+#: Who sees whether a player is online and when they were last seen (``accounts.relations``).
+PRESENCE_TO = [
+    ("everyone", _("Everyone")),
+    ("friends", _("Friends only")),
+    ("nobody", _("Nobody")),
+]
+#: Who may invite a player to a game.
+INVITES_FROM = [
+    ("everyone", _("Everyone")),
+    ("friends", _("Friends only")),
+]
+
+#: Reliability is read from a player's last this many finished games (``games.reliability``).
+RELIABILITY_WINDOW = 50
+#: A player with fewer finished games than this is "new": no reliability is shown yet.
+RELIABILITY_NEW_UNTIL = 10
+
+
 # django-stubs cannot type the reverse relation of ApiToken.user: it comes from knox's untyped base.
 class User(AbstractUser):  # type: ignore[django-manager-missing]
     """A player. Its own model from the first migration, so fields can be added later."""
@@ -114,6 +132,28 @@ class User(AbstractUser):  # type: ignore[django-manager-missing]
         ),
     )
 
+    presence_to = models.CharField(
+        _("who sees when I am online"),
+        max_length=8,
+        choices=PRESENCE_TO,
+        default="everyone",
+        help_text=_("Whether you are online now, and the day you were last seen."),
+    )
+    invites_from = models.CharField(
+        _("who may invite me to a game"),
+        max_length=8,
+        choices=INVITES_FROM,
+        default="everyone",
+    )
+    #: Of the player's last ``RELIABILITY_WINDOW`` finished games with another person, how many
+    #: there were and in how many the player left: ran out of time, resigned, or had the game
+    #: claimed against them. Kept by ``games.reliability`` after each finished game's commit;
+    #: ``manage.py rebuild_reliability`` recomputes it from the stored games.
+    reliability_games = models.PositiveSmallIntegerField(
+        _("finished games counted"), default=0, editable=False
+    )
+    reliability_left = models.PositiveSmallIntegerField(_("games left"), default=0, editable=False)
+
     is_bot = models.BooleanField(
         default=False,
         help_text=_("A computer player (games.bots): no password, cannot log in, kept off the leaderboard."),
@@ -158,6 +198,16 @@ class User(AbstractUser):  # type: ignore[django-manager-missing]
         return self.display_name or self.username
 
     @property
+    def reliability(self) -> int | None:
+        """The share of the counted games the player saw to their end, in percent (rounded
+        down, so 100 means never left); None while the player is new (fewer than
+        ``RELIABILITY_NEW_UNTIL`` games) or a computer."""
+        if self.is_bot or self.reliability_games < RELIABILITY_NEW_UNTIL:
+            return None
+        kept = self.reliability_games - self.reliability_left
+        return kept * 100 // self.reliability_games
+
+    @property
     def tz(self) -> zoneinfo.ZoneInfo:
         try:
             return zoneinfo.ZoneInfo(self.time_zone)
@@ -193,3 +243,89 @@ class ApiToken(AbstractAuthToken):  # type: ignore[misc]  # knox is untyped
     def prefix(self) -> str:
         """The token's first characters, enough for its owner to tell which one it is."""
         return str(self.token_key[:8])
+
+
+class FriendRequest(models.Model):
+    """``sender`` asks ``recipient`` to be friends; accepted, it becomes two ``Friendship`` rows
+    (``accounts.relations``). A request from a player the recipient blocked stays, unseen."""
+
+    sender = models.ForeignKey(User, on_delete=models.CASCADE, related_name="friend_requests_sent")
+    recipient = models.ForeignKey(User, on_delete=models.CASCADE, related_name="friend_requests_received")
+    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["sender", "recipient"], name="friend_request_unique"),
+            models.CheckConstraint(
+                condition=~models.Q(sender=models.F("recipient")), name="friend_request_not_self"
+            ),
+        ]
+        indexes = [models.Index(fields=["recipient", "-created_at"], name="friend_request_inbox_idx")]
+        verbose_name = _("friend request")
+        verbose_name_plural = _("friend requests")
+
+    def __str__(self) -> str:
+        return f"{self.sender} asks {self.recipient}"
+
+
+class Friendship(models.Model):
+    """``user`` and ``friend`` are friends: one row each way, so "my friends" is one index scan."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="friendships")
+    friend = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    since = models.DateTimeField(_("friends since"), auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "friend"], name="friendship_unique"),
+            models.CheckConstraint(condition=~models.Q(user=models.F("friend")), name="friendship_not_self"),
+        ]
+        verbose_name = _("friendship")
+        verbose_name_plural = _("friendships")
+
+    def __str__(self) -> str:
+        return f"{self.user} and {self.friend}"
+
+
+class Block(models.Model):
+    """``blocker`` blocked ``blocked``: private to the blocker (the admin shows only counts).
+    What a block keeps apart is in ``accounts.relations``."""
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks_made")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks_received")
+    created_at = models.DateTimeField(_("blocked"), auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_unique"),
+            models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")), name="block_not_self"),
+        ]
+        indexes = [models.Index(fields=["blocked", "blocker"], name="block_received_idx")]
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
+
+    def __str__(self) -> str:
+        return f"block {self.pk}"  # who blocked whom is not for a log line
+
+
+class PlayerNote(models.Model):
+    """A player's private note about another: seen by its author alone, on the other's profile
+    and beside their name at the table."""
+
+    author = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notes_written")
+    about = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(_("note"), max_length=300)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["author", "about"], name="player_note_unique"),
+            models.CheckConstraint(
+                condition=~models.Q(author=models.F("about")), name="player_note_not_self"
+            ),
+        ]
+        verbose_name = _("private note")
+        verbose_name_plural = _("private notes")
+
+    def __str__(self) -> str:
+        return f"note {self.pk}"  # its text is its author's alone

@@ -1,6 +1,7 @@
 """The API tokens page, linked from the settings page: your tokens, a form for a new one (shown
 on the answer to that form, once), a revoke button for each. Thin: ``accounts.tokens`` does
-the writes."""
+the writes. And the private note about a player, posted from their profile
+(``accounts.relations.note_set``)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -9,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import tokens
+from . import relations, tokens
 from .forms import ApiTokenForm
 from .models import User
 
@@ -58,3 +59,21 @@ def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
         raise Http404(_("You have no API token with this id."))
     messages.success(request, _("The token was revoked: it no longer works."))
     return redirect("accounts:api_tokens")
+
+
+@require_POST
+@login_required
+def note_save(request: HttpRequest, username: str) -> HttpResponse:
+    """Write, change or remove (an empty text, or the remove button) your private note about a
+    player, then back to their profile with what happened."""
+    about = User.objects.filter(username=username, is_active=True).first()
+    if about is None:
+        raise Http404(_("No such player."))
+    text = "" if request.POST.get("remove") else request.POST.get("text", "")
+    try:
+        note = relations.note_set(author=_user(request), about=about, text=text)
+    except relations.RelationError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("Your note was saved.") if note else _("Your note was removed."))
+    return redirect("stats:profile", username=about.username)

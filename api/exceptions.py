@@ -27,6 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from accounts.relations import RelationError
 from durak_site.middleware import constraint_of, lost_race, lost_race_message
 from games.exceptions import Conflict, GameError
 
@@ -45,6 +46,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         logger.warning("lost race, answered 409 to %s: %s refused the write", where, constraint_of(exc))
         set_rollback()
         exc = Conflict(lost_race_message())
+    if isinstance(exc, RelationError):  # accounts.relations' refusals: friends, blocks, notes
+        return Response({"detail": str(exc), "code": "relation_error"}, status=400)
     if isinstance(exc, GameError):
         return Response({"detail": exc.message, "code": error_code(exc)}, status=exc.status_code)
     response = drf_exception_handler(exc, context)

@@ -87,10 +87,27 @@ def time_control_of(game: Game) -> dict[str, Any] | None:
     }
 
 
+def reliability_field(source: str | None = None) -> serializers.IntegerField:
+    """A player's reliability (``games.reliability``): the percent of their last 50 finished
+    games with another person that they saw to the end; null while they are new (fewer than 10
+    such games) or a computer."""
+    words = (
+        "Percent of the player's last 50 finished games with another person that they did not "
+        "leave (by a timeout, a resignation or a claim against them); null while they have fewer "
+        "than 10 such games (new), and for computers."
+    )
+    if source is None:  # DRF refuses a source equal to the field's name
+        return serializers.IntegerField(allow_null=True, min_value=0, max_value=100, help_text=words)
+    return serializers.IntegerField(
+        source=source, allow_null=True, min_value=0, max_value=100, help_text=words
+    )
+
+
 class SeatSerializer(serializers.Serializer[Any]):
     position = serializers.IntegerField(help_text="The engine's player number.")
     username = serializers.CharField(source="user.username")
     bot = serializers.BooleanField(source="user.is_bot", help_text="A computer player (issue 11).")
+    reliability = reliability_field("user.reliability")
     awaiting_move = serializers.BooleanField()
     deadline = serializers.DateTimeField(
         allow_null=True, help_text="When this player runs out of time for the move awaited; null otherwise."
@@ -376,6 +393,13 @@ class UserSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
     email = serializers.CharField()
     games_waiting = serializers.IntegerField(help_text="Running games waiting for your move.")
+    reliability = reliability_field()
+    reliability_games = serializers.IntegerField(
+        help_text="Finished games with another person counted (at most 50)."
+    )
+    reliability_left = serializers.IntegerField(
+        help_text="Of those, the games you left: ran out of time, resigned, or had claimed against you."
+    )
 
 
 class ErrorSerializer(serializers.Serializer[Any]):

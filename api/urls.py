@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import tokens, views, waits
+from . import relations, tokens, views, waits
 
 app_name = "api"
 
@@ -24,6 +24,27 @@ urlpatterns = [
     path("games/<int:game_id>/rematch/decline/", views.RematchDeclineView.as_view(), name="rematch_decline"),
     path("games/<int:game_id>/moves/", views.GameMovesView.as_view(), name="moves"),
     path("games/<int:game_id>/wait/", waits.game_wait, name="wait"),  # asynchronous: holds no worker
+    path("friends/", relations.FriendListView.as_view(), name="friends"),
+    path("friends/<str:username>/", relations.FriendDetailView.as_view(), name="friend"),
+    path("friend-requests/", relations.FriendRequestListView.as_view(), name="friend_requests"),
+    path(
+        "friend-requests/<int:request_id>/",
+        relations.FriendRequestDetailView.as_view(),
+        name="friend_request",
+    ),
+    path(
+        "friend-requests/<int:request_id>/accept/",
+        relations.FriendRequestAcceptView.as_view(),
+        name="friend_request_accept",
+    ),
+    path(
+        "friend-requests/<int:request_id>/decline/",
+        relations.FriendRequestDeclineView.as_view(),
+        name="friend_request_decline",
+    ),
+    path("blocks/", relations.BlockListView.as_view(), name="blocks"),
+    path("blocks/<str:username>/", relations.BlockDetailView.as_view(), name="block"),
+    path("notes/<str:username>/", relations.NoteView.as_view(), name="note"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its script from a URL of its own, not inline: the CSP allows only files.
     path(

@@ -76,7 +76,15 @@ class MeView(APIView):
         waiting = selectors.game_list(user=user, waiting_for_me=True).count()
         return Response(
             UserSerializer(
-                {"id": user.pk, "username": user.username, "email": user.email, "games_waiting": waiting}
+                {
+                    "id": user.pk,
+                    "username": user.username,
+                    "email": user.email,
+                    "games_waiting": waiting,
+                    "reliability": user.reliability,
+                    "reliability_games": user.reliability_games,
+                    "reliability_left": user.reliability_left,
+                }
             ).data
         )
 

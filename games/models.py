@@ -90,6 +90,28 @@ class Game(models.Model):
         help_text="Computer players of this level (accounts.BOT_LEVELS) may take empty seats; empty: people only.",
     )
 
+    # Who may join (set by the creator; ``games.limits`` decides, the lobby hides the rest).
+    join_friends_only = models.BooleanField(
+        default=False, help_text="Only friends of the creator may take a seat."
+    )
+    join_min_reliability = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Only players whose reliability is at least this many percent (new players: no).",
+    )
+    join_rating_min = models.IntegerField(
+        null=True, blank=True, help_text="Only players rated at least this (the rating shown, in its mode)."
+    )
+    join_rating_max = models.IntegerField(
+        null=True, blank=True, help_text="Only players rated at most this (the rating shown, in its mode)."
+    )
+    join_language = models.CharField(
+        max_length=8,
+        blank=True,
+        default="",
+        help_text="Only players whose site language is this; empty: any.",
+    )
+
     claim_warn_at = models.DateTimeField(
         null=True,
         blank=True,
@@ -153,6 +175,20 @@ class Seat(models.Model):
     result = models.CharField(max_length=8, choices=Result.choices, default=Result.NONE, blank=True)
     place = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="1 for the first player out, and so on."
+    )
+    #: How this player left a finished game before its end, if they did: the engine's
+    #: ``Outcome.reason`` when its ``Outcome.player`` is this seat's (``games.write``). What
+    #: reliability counts (``games.reliability``).
+    left_by = models.CharField(
+        max_length=8,
+        blank=True,
+        default="",
+        choices=[
+            ("", pgettext_lazy("how a player left", "did not leave")),
+            ("timeout", pgettext_lazy("how a player left", "ran out of time")),
+            ("resign", pgettext_lazy("how a player left", "resigned")),
+            ("claim", pgettext_lazy("how a player left", "claimed against")),
+        ],
     )
     joined_at = models.DateTimeField(auto_now_add=True)
     turn_started_at = models.DateTimeField(

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
 import durak
+from accounts import relations
 from accounts.models import User
 from durak.enchanted import ENCHANTED_STAGES
 from durak_site import offline
@@ -256,6 +257,9 @@ def _render_game(
             last_all_beaten=last is not None and last.seq in words.passes_on_beaten(moves),
             hand_order=getattr(request.user, "hand_order", "suit_trumps_last"),
             computers=frozenset(seat.position for seat in seats if seat.user.is_bot),
+            reliability={seat.position: seat.user.reliability for seat in seats if not seat.user.is_bot},
+            # A seated player's own notes about the others (one query); never a spectator's view.
+            notes=_notes_at_table(request.user, seats) if seen.seat is not None else None,
         )
     context: dict[str, Any] = {
         "game": game,
@@ -302,6 +306,12 @@ def _render_game(
     if seen.seat is not None and not request.htmx:
         offline.keep_offline(response)  # the player's own table: the service worker may keep it
     return response
+
+
+def _notes_at_table(viewer: Any, seats: list[Seat]) -> dict[int, str]:
+    """``viewer``'s private notes about the others at the table, by seat: one query."""
+    by_user = relations.notes_by(viewer, [seat.user_id for seat in seats if seat.user_id != viewer.pk])
+    return {seat.position: by_user[seat.user_id] for seat in seats if seat.user_id in by_user}
 
 
 @require_GET

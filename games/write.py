@@ -20,7 +20,9 @@ same way:
 4. :func:`save` registers ONE after-commit list of effects, each only if something needs it: the
    new version for the cache and the live pages (``versions.published``), an ETA task for a
    deadline near enough (``timeouts.queue_timeout``), a computer player's move when the game waits
-   for one (read from the seats already loaded).
+   for one (read from the seats already loaded), and, when the game has finished, its players'
+   reliability recounted (``reliability.refresh``; each seat's ``left_by`` is the engine's
+   ``Outcome``, copied in :func:`sync`).
 
 A move that does not end the game costs at most six queries, whatever the game's length or the
 site's size (tests/games/test_move_queries.py); the last move also counts the stats in the
@@ -50,14 +52,23 @@ from kombu.exceptions import OperationalError as BrokerUnavailable
 import durak
 from durak_site.celery import app
 
-from . import hooks, timeouts, versions
+from . import hooks, reliability, timeouts, versions
 from .exceptions import GameNotFound, StaleVersion, WrongStatus
 from .models import Game, Move, Seat
 
 logger = logging.getLogger(__name__)
 
 #: The seat columns copied from the engine and the clocks; only those that changed are written.
-SEAT_FIELDS = ("awaiting_move", "must_move", "place", "result", "turn_started_at", "deadline", "warn_at")
+SEAT_FIELDS = (
+    "awaiting_move",
+    "must_move",
+    "place",
+    "result",
+    "left_by",
+    "turn_started_at",
+    "deadline",
+    "warn_at",
+)
 #: The game columns a change of a running game writes.
 MOVE_FIELDS = [
     "state",
@@ -227,6 +238,7 @@ def sync(
         seat.must_move = seat.position in needed
         seat.place = places.get(seat.position) if outcome is None else outcome.place(seat.position)
         seat.result = _result(seat, outcome)
+        seat.left_by = reliability.left_by(seat.position, outcome)
     now = timezone.now()
     if outcome is not None:
         game.status = Game.Status.FINISHED
@@ -285,8 +297,9 @@ def save(game: Game, seats: list[Seat] | None = None, *, fields: list[str] | Non
 def after_commit(game: Game, seats: list[Seat] | None = None) -> None:
     """Register, once, what must follow the commit of a change of ``game``: its new version for
     the cache and the live pages, an ETA task for its next deadline if that is near, and a
-    computer player's move if the game waits for one (from ``seats``, as just written). No
-    broker message goes out unless one of these needs it."""
+    computer player's move if the game waits for one (from ``seats``, as just written), and the
+    reliability of its people once it has finished. No broker message goes out unless one of
+    these needs it."""
     game_id, version, deadline = game.pk, game.version, game.deadline
     effects: list[tuple[str, Callable[[], object]]] = [
         (f"version({game_id})", partial(versions.published, game_id, version))
@@ -300,6 +313,9 @@ def after_commit(game: Game, seats: list[Seat] | None = None) -> None:
         seat.awaiting_move and seat.user.is_bot for seat in seats or ()
     ):
         effects.append((f"bot_move({game_id})", partial(queue_bot_move, game_id, version)))
+    if game.status == Game.Status.FINISHED and seats:
+        people = [seat.user_id for seat in seats if not seat.user.is_bot]
+        effects.append((f"reliability({game_id})", partial(reliability.refresh, people)))
     transaction.on_commit(partial(_run, effects))
 
 

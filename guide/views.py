@@ -122,3 +122,9 @@ def tutorial(request: HttpRequest) -> HttpResponse:
         "on_main_line": state.on_main_line,
     }
     return render(request, "guide/tutorial.html", context, status=400 if error else 200)
+
+
+@require_GET
+def reliability(request: HttpRequest) -> HttpResponse:
+    """What a player's reliability counts, in plain words (``games.reliability``)."""
+    return render(request, "guide/reliability.html")

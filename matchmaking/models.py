@@ -33,6 +33,11 @@ class QueueEntry(models.Model):
     fill_after = models.DurationField(
         null=True, blank=True, help_text="How long to wait for people before computers fill in; empty: never."
     )
+    min_reliability = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Pair only with players whose reliability is at least this many percent; empty: anyone.",
+    )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
     joined_at = models.DateTimeField()
     fill_at = models.DateTimeField(

@@ -15,3 +15,6 @@ class Kind(models.TextChoices):
     REMATCH = "rematch", _("rematch offer")
     #: The game has waited on the player so long that another may now claim it (``games.leaving``).
     CLAIM_POSSIBLE = "claim_possible", _("a claim is possible")
+    #: Another player asks to be friends (``accounts.relations``), and a request was accepted.
+    FRIEND_REQUEST = "friend_request", _("friend request")
+    FRIEND_ACCEPTED = "friend_accepted", _("friend request accepted")

@@ -117,6 +117,10 @@ class Preferences(models.Model):
     email_rematch = models.BooleanField(_("rematch offer: by email"), default=True)
     web_claim_possible = models.BooleanField(_("a claim is possible: on the site"), default=True)
     email_claim_possible = models.BooleanField(_("a claim is possible: by email"), default=True)
+    web_friend_request = models.BooleanField(_("friend request: on the site"), default=True)
+    email_friend_request = models.BooleanField(_("friend request: by email"), default=True)
+    web_friend_accepted = models.BooleanField(_("friend request accepted: on the site"), default=True)
+    email_friend_accepted = models.BooleanField(_("friend request accepted: by email"), default=False)
     # Pushed to the user's devices (``notifications.push``): on by default only for what asks the
     # player to act now; the rest stays on the bell and in the mailbox unless they choose more.
     push_your_move = models.BooleanField(_("your move: push"), default=True)
@@ -126,6 +130,8 @@ class Preferences(models.Model):
     push_time_low = models.BooleanField(_("time almost up: push"), default=True)
     push_rematch = models.BooleanField(_("rematch offer: push"), default=False)
     push_claim_possible = models.BooleanField(_("a claim is possible: push"), default=True)
+    push_friend_request = models.BooleanField(_("friend request: push"), default=False)
+    push_friend_accepted = models.BooleanField(_("friend request accepted: push"), default=False)
     daily_digest = models.BooleanField(
         _("one daily email listing the games waiting for me, instead of an email per game"),
         default=False,

@@ -6,6 +6,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from accounts import relations
 from accounts.models import User
 from games.selectors import share_link_game_ids
 from moderation.roles import moderator_required
@@ -55,6 +56,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "histories": {label: points for label, points in histories.items() if points},
         "versus": versus,
         "versus_name": other_name,
+        # The viewer's own private note about this player (accounts.relations), for them alone.
+        "may_note": request.user.is_authenticated and request.user.pk != user.pk and not user.is_bot,
+        "my_note": relations.notes_by(request.user, [user.pk]).get(user.pk, "")
+        if user.pk != request.user.pk
+        else "",
+        "note_max": relations.NOTE_MAX,
     }
     return render(request, "stats/profile.html", context)
 

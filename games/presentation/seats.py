@@ -1,6 +1,7 @@
 """The seats around the table: each player's name, role, cards left and team, in play order,
 and the line that says who plays with whom."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,22 @@ class Player:
     team: int | None = None  # 0 or 1 in a team game (durak.Game.team_of)
     partner: bool = False  # in my team, not me
     auto_pass: bool = False  # asked not to be waited for to throw in (public: view["auto_pass"])
+    #: A person's reliability (``User.reliability``: a percent, None while new); None for a
+    #: computer too, told apart by ``person``.
+    reliability: int | None = None
+    person: bool = False
+    #: The viewer's own private note about this player (``accounts.relations.notes_by``): only
+    #: ever given for a seated viewer's own notes.
+    note: str = ""
+
+    @property
+    def reliability_label(self) -> str:
+        """ "96%", or "new" for a person with too few games; "" for a computer."""
+        if not self.person:
+            return ""
+        if self.reliability is None:
+            return pgettext("reliability of a player with few games", "new")
+        return _("%(percent)d%%") % {"percent": self.reliability}
 
     @property
     def team_name(self) -> str:
@@ -54,9 +71,18 @@ def _role(view: dict[str, Any], position: int) -> str:
 
 
 def players(
-    view: dict[str, Any], me: int | None, names: dict[int, str], engine: durak.Game | None
+    view: dict[str, Any],
+    me: int | None,
+    names: dict[int, str],
+    engine: durak.Game | None,
+    *,
+    reliability: Mapping[int, int | None] | None = None,
+    notes: Mapping[int, str] | None = None,
 ) -> list[Player]:
-    """Every seat, in seat order; ``engine`` (``engine.game_of``) answers whose team each is in."""
+    """Every seat, in seat order; ``engine`` (``engine.game_of``) answers whose team each is in.
+    ``reliability``: the people's, by seat (computers absent); ``notes``: the viewer's own."""
+    reliability = reliability or {}
+    notes = notes or {}
 
     def team_of(position: int | None) -> int | None:
         return engine.team_of(position) if engine is not None and position is not None else None
@@ -77,6 +103,9 @@ def players(
             team=team_of(position),
             partner=position != me and my_team is not None and team_of(position) == my_team,
             auto_pass=position in auto_pass and not over,
+            reliability=reliability.get(position),
+            person=position in reliability,
+            note=notes.get(position, "") if position != me else "",
         )
         for position, size in enumerate(view.get("hand_sizes") or [])
     ]

@@ -1,6 +1,7 @@
 """The table partial's whole content from one viewer's ``view``: the seats, the pairs on the
 table with their defence buttons, the other buttons, and the lines that say what is going on."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -213,17 +214,21 @@ def build_table(
     last_all_beaten: bool = False,
     hand_order: str = "suit_trumps_last",
     computers: frozenset[int] = frozenset(),
+    reliability: Mapping[int, int | None] | None = None,
+    notes: Mapping[int, str] | None = None,
 ) -> Table:
     """``last_action``/``last_position``: the game's last public move (``Move.action``), told in
     words and its cards marked while they lie on the table; ``last_all_beaten``: it was a pass
     made when every card was beaten; ``hand_order``: the viewer's choice of how to hold their
-    hand; ``computers``: the seats of computer players."""
+    hand; ``computers``: the seats of computer players; ``reliability``: the people's, by seat
+    (``User.reliability``, from the user rows already loaded); ``notes``: the viewer's own
+    private notes about the others, by seat (a seated viewer's only)."""
 
     def name(position: int | None) -> str:
         return words.seat_word(position, me=me, names=names)
 
     game = engine.game_of(view)
-    seated = seats.players(view, me, names, game)
+    seated = seats.players(view, me, names, game, reliability=reliability, notes=notes)
     pairs, play_buttons, other_buttons = _lay_out_buttons(view)
     return Table(
         view=view,

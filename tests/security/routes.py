@@ -233,6 +233,7 @@ ROUTES: dict[str, Route] = {
     ),
     # The guide (rules pages)
     "guide:index": Route("GET"),
+    "guide:reliability": Route("GET", why="the same explanation for everyone"),
     "guide:tutorial": Route(
         "GET", demo_cards=frozenset(card for hand in tutorial.HANDS for card in hand) | set(tutorial.STOCK)
     ),
@@ -301,6 +302,14 @@ ROUTES: dict[str, Route] = {
     ),
     "accounts:api_token_revoke": Route(
         "POST", lambda w: [({"token_id": w.olga_token.pk}, "")], anonymous=LOGIN, stranger=NOT_FOUND
+    ),
+    "accounts:note": Route(
+        "POST",
+        lambda w: [({"username": w.olga.username}, "")],
+        data=lambda w: {"text": "a stranger's own note"},
+        anonymous=LOGIN,
+        stranger=REDIRECT,
+        why="writes the caller's own note only, seen by them alone",
     ),
     # Reports (moderation/)
     "moderation:report": Route(
@@ -473,6 +482,64 @@ ROUTES: dict[str, Route] = {
         api=True,
         private=lambda w: [({"game_id": w.private.pk}, f"version={w.private.version}")],
         anonymous_private=API_ANONYMOUS,
+    ),
+    # The club (api/relations.py): only ever the caller's own friends, requests, blocks and notes
+    "api:friends": Route("GET", anonymous=API_ANONYMOUS, api=True, why="the caller's own friends"),
+    "api:friend": Route(
+        "DELETE",
+        lambda w: [({"username": w.olga.username}, "")],
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({405}),  # DELETE only (tests/api/test_relations.py); POST: not allowed
+        api=True,
+        why="ends the caller's own friendship only",
+    ),
+    "api:friend_requests": Route(
+        "POST",
+        data=lambda w: {"username": "nobody-of-that-name"},
+        anonymous=API_ANONYMOUS,
+        stranger=NOT_FOUND,
+        api=True,
+        why="the caller's own requests (GET), sent in their name (POST)",
+    ),
+    "api:friend_request": Route(
+        "DELETE",
+        lambda w: [({"request_id": 999_999}, "")],
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({405}),
+        api=True,
+        why="cancels one of the caller's own requests only",
+    ),
+    "api:friend_request_accept": Route(
+        "POST",
+        lambda w: [({"request_id": 999_999}, "")],
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({400}),
+        api=True,
+        why="only a request to the caller",
+    ),
+    "api:friend_request_decline": Route(
+        "POST",
+        lambda w: [({"request_id": 999_999}, "")],
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({400}),
+        api=True,
+        why="only a request to the caller",
+    ),
+    "api:blocks": Route("GET", anonymous=API_ANONYMOUS, api=True, why="the caller's own blocks"),
+    "api:block": Route(
+        "DELETE",
+        lambda w: [({"username": w.olga.username}, "")],
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({405}),
+        api=True,
+        why="the caller's own block only",
+    ),
+    "api:note": Route(
+        "GET",
+        lambda w: [({"username": w.olga.username}, "")],
+        anonymous=API_ANONYMOUS,
+        api=True,
+        why="the caller's own note about the player (none: empty), never anyone else's",
     ),
     "api:schema": Route("GET", api=True),
     "api:docs": Route("GET", api=True),
