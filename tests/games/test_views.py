@@ -371,8 +371,9 @@ def test_game_page_and_poll_queries_do_not_grow_with_moves(
     # The full page also records the visit (seat, read notifications), counts the bell's unread and
     # the games waiting for the user's move (the header's counter); every table reads the last move
     # once (told in words for the live region).
-    # 9, plus the SAVEPOINT/RELEASE pair of seat_seen's atomic block inside the test's transaction.
-    with django_assert_max_num_queries(11):
+    # The player's private notes about the others at the table (issue 30): one query for all seats.
+    # 10, plus the SAVEPOINT/RELEASE pair of seat_seen's atomic block inside the test's transaction.
+    with django_assert_max_num_queries(12):
         assert client.get(detail_url(game)).status_code == 200
     with django_assert_max_num_queries(7):
         assert client.get(detail_url(game), headers=HTMX).status_code == 200
