@@ -52,7 +52,7 @@ def test_the_friends_page_shows_requests_friends_presence_and_shared_games() -> 
         befriend(me, friend)
     relations.friend_request_send(sender=asker, recipient=me)
     relations.friend_request_send(sender=me, recipient=asked)
-    game, _users = started_game(creator=me)
+    started_game(creator=me)
     GameFactory(creator=online)  # not shared
 
     services.game_join(user=online, game_id=GameFactory(creator=me).pk)
@@ -89,7 +89,7 @@ def test_the_friends_page_costs_as_many_queries_for_one_friend_as_for_eight() ->
         friend = UserFactory(presence_to="friends")
         befriend(me, friend)
         started_game(creator=friend)
-        game, _users = started_game(creator=me)
+        started_game(creator=me)
     for _ in range(3):
         relations.friend_request_send(sender=UserFactory(), recipient=me)
         relations.friend_request_send(sender=me, recipient=UserFactory())
