@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import BooleanField, Count, ExpressionWrapper, Max
+from django.db.models import BooleanField, Count, Exists, ExpressionWrapper, Max, OuterRef, Subquery
 from django.db.models.functions import Lower
 
 from accounts import presence, relations
@@ -77,21 +77,39 @@ def blocked_players(user: User) -> list[Block]:
 
 @dataclass(frozen=True)
 class Standing:
-    """What ``viewer`` has to do with ``person``, for the buttons of ``person``'s profile."""
+    """What ``viewer`` has to do with ``person``, for ``person``'s profile."""
 
     friends: bool
-    #: The viewer's request to them, and theirs to the viewer (never one from a blocked player).
-    sent: FriendRequest | None
-    received: FriendRequest | None
+    #: The ids of the viewer's request to them and of theirs to the viewer (never one from a
+    #: player the viewer blocked).
+    sent: int | None
+    received: int | None
     blocked: bool
+    #: Whether the viewer may see the person's presence (``relations.presence_visible``).
+    presence_shown: bool
 
 
 def standing(*, viewer: User, person: User) -> Standing:
-    """Four small queries (a profile page, not a list)."""
-    blocked = Block.objects.filter(blocker=viewer, blocked=person).exists()
+    """One query, whatever the viewer and the person have to do with each other."""
+    me, them = viewer.pk, OuterRef("pk")
+    row = (
+        User.objects.filter(pk=person.pk)
+        .annotate(
+            is_friend=Exists(Friendship.objects.filter(user_id=me, friend_id=them)),
+            is_blocked=Exists(Block.objects.filter(blocker_id=me, blocked_id=them)),
+            sent_id=Subquery(FriendRequest.objects.filter(sender_id=me, recipient_id=them).values("pk")[:1]),
+            received_id=Subquery(
+                FriendRequest.objects.filter(sender_id=them, recipient_id=me).values("pk")[:1]
+            ),
+            shown=ExpressionWrapper(relations.presence_shown(viewer), output_field=BooleanField()),
+        )
+        .values("is_friend", "is_blocked", "sent_id", "received_id", "shown")
+        .get()
+    )
     return Standing(
-        friends=relations.are_friends(viewer, person),
-        sent=FriendRequest.objects.filter(sender=viewer, recipient=person).first(),
-        received=None if blocked else FriendRequest.objects.filter(sender=person, recipient=viewer).first(),
-        blocked=blocked,
+        friends=row["is_friend"],
+        sent=row["sent_id"],
+        received=None if row["is_blocked"] else row["received_id"],
+        blocked=row["is_blocked"],
+        presence_shown=row["shown"],
     )

@@ -20,8 +20,9 @@ from .helpers import time_out
 
 pytestmark = pytest.mark.django_db
 
-# 12, and one for the header's count of games waiting for my move (games.context_processors).
-MAX_QUERIES = 13
+# 12, one for the header's count of games waiting for my move (games.context_processors), and
+# one for what the reader has to do with a profile's player (club.selectors.standing).
+MAX_QUERIES = 14
 
 
 def grow_series(last: Game, user: Any, games: int) -> Game:
