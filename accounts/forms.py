@@ -1,4 +1,4 @@
-"""Forms of the accounts: a new API token (the tokens page), "sound on my turn" (the settings page),
+"""Forms of the accounts: a new API token (the tokens page), "sound on my turn" and privacy (the settings page),
 the time zone (a choice of the IANA zones named in the reader's language, on the settings page
 and at sign-up)."""
 
@@ -41,6 +41,26 @@ class TurnSoundForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = User
         fields = ["turn_sound"]
+
+
+class PrivacyForm(forms.ModelForm):  # type: ignore[type-arg]
+    """The settings page's privacy: who sees when the player is online, who may invite them
+    (``accounts.relations`` applies both). A form posted without them keeps the player's own."""
+
+    class Meta:
+        model = User
+        fields = ["presence_to", "invites_from"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in self.Meta.fields:
+            self.fields[name].required = False
+
+    def clean_presence_to(self) -> str:
+        return str(self.cleaned_data.get("presence_to") or self.instance.presence_to)
+
+    def clean_invites_from(self) -> str:
+        return str(self.cleaned_data.get("invites_from") or self.instance.invites_from)
 
 
 def time_zone_choices() -> list[tuple[str, list[tuple[str, str]]] | tuple[str, str]]:

@@ -87,6 +87,17 @@ def block_with(user_id: int, other: str = "pk") -> Q:
     )
 
 
+def lines_hidden_from(reader: User | object, author: str = "author_id") -> Q:
+    """A ``Q`` over chat lines (or anything ``author`` names the writer of): those ``reader``
+    does not see, written by a player they blocked; nothing for a visitor. Hidden, not
+    deleted: other readers and the moderators still see them."""
+    if not getattr(reader, "is_authenticated", False):
+        return Q(pk__in=[])
+    return Q(
+        Exists(Block.objects.filter(blocker_id=getattr(reader, "pk", None), blocked_id=OuterRef(author)))
+    )
+
+
 def presence_visible(*, viewer: User | object, subject: User) -> bool:
     """Whether ``viewer`` may see if ``subject`` is online and when they were last seen: their
     own always; else as ``subject.presence_to`` says, and never to a player they blocked."""
@@ -109,6 +120,23 @@ def presence_of(*, viewer: User | object, subject: User) -> tuple[bool, object] 
     if not presence_visible(viewer=viewer, subject=subject):
         return None
     return is_online(subject), subject.last_active_at
+
+
+def presence_shown(viewer: User | object | int, *, prefix: str = "", id_field: str = "pk") -> Q:
+    """``presence_visible`` as a ``Q`` over a model whose fields ``prefix`` (``""`` for users,
+    ``"friend__"`` for friendships) name the subject and ``id_field`` its id: for a whole list
+    in the list's own query, whatever its length. ``viewer``: a user, a visitor or a user's id."""
+    if isinstance(viewer, int):
+        viewer_id: int | None = viewer
+    else:
+        viewer_id = getattr(viewer, "pk", None) if getattr(viewer, "is_authenticated", False) else None
+    shown = Q(**{f"{prefix}presence_to": "everyone"})
+    if viewer_id is None:
+        return shown & Q(**{f"{prefix}is_bot": False})
+    friend = Exists(Friendship.objects.filter(user_id=OuterRef(id_field), friend_id=viewer_id))
+    shown |= Q(**{f"{prefix}presence_to": "friends"}) & Q(friend)
+    blocked_me = Exists(Block.objects.filter(blocker_id=OuterRef(id_field), blocked_id=viewer_id))
+    return Q(**{f"{prefix}pk": viewer_id}) | (shown & ~Q(blocked_me) & Q(**{f"{prefix}is_bot": False}))
 
 
 def may_invite(*, inviter: User, invitee: User) -> bool:
@@ -177,9 +205,16 @@ def friend_request_send(*, sender: User, recipient: User) -> FriendRequest | Fri
 
 
 def friend_request_accept(*, user: User, request_id: int) -> Friendship:
+    """Accept a request to ``user``. Two accepts at once (two tabs) make one friendship and one
+    "accepted" notification: the second, after the first's commit, finds no request left."""
     with transaction.atomic():
         request = _request_to(user, request_id)
         _lock_pair(request.sender, user)
+        if not FriendRequest.objects.filter(pk=request.pk).exists():  # accepted meanwhile
+            friendship = Friendship.objects.filter(user=user, friend_id=request.sender_id).first()
+            if friendship is None:  # declined or cancelled meanwhile
+                raise RelationError(_("There is no such friend request."))
+            return friendship
         return _accept(request)
 
 

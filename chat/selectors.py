@@ -3,6 +3,7 @@
 from django.db.models import Count, IntegerField, Max, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
+from accounts import relations
 from games.models import Game
 
 from .models import ChatMessage
@@ -39,12 +40,17 @@ def chat_poll_game(*, game_id: int, channel: str) -> Game | None:
     return game
 
 
-def chat_messages(*, game_id: int, channel: str, limit: int = SHOWN) -> list[ChatMessage]:
+def chat_messages(
+    *, game_id: int, channel: str, limit: int = SHOWN, reader: object = None
+) -> list[ChatMessage]:
     """The latest messages of the channel, oldest first, with their authors (one query).
-    Hidden ones are included: the page shows that a moderator hid them, not their text."""
-    latest = (
-        ChatMessage.objects.filter(game_id=game_id, channel=channel)
-        .select_related("author")
-        .order_by("-id")[:limit]
-    )
+    Hidden ones are included: the page shows that a moderator hid them, not their text.
+
+    ``reader`` (the user reading, if signed in) never gets the lines of a player they blocked
+    (``accounts.relations``): left out here, not deleted, so every other reader and the
+    moderators (the admin reads the rows) still see them."""
+    messages = ChatMessage.objects.filter(game_id=game_id, channel=channel)
+    if getattr(reader, "is_authenticated", False):
+        messages = messages.exclude(relations.lines_hidden_from(reader))
+    latest = messages.select_related("author").order_by("-id")[:limit]
     return list(reversed(latest))

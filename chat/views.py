@@ -48,7 +48,7 @@ def _render_log(
         "game": game,
         "channel": channel,
         "marker": selectors.chat_marker(game_id=game.pk, channel=channel),
-        "chat_messages": selectors.chat_messages(game_id=game.pk, channel=channel),
+        "chat_messages": selectors.chat_messages(game_id=game.pk, channel=channel, reader=request.user),
         "refusal": restrictions.why_not(user_id=request.user.pk) if request.user.is_authenticated else None,
         "chat_error": error,
         "chat_text": text,

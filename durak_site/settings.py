@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "chat",
     "moderation",
     "matchmaking",
+    "club",
 ]
 
 MIDDLEWARE = [

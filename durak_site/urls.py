@@ -23,6 +23,7 @@ urlpatterns = [
     path("api/", include("api.urls")),
     path("notifications/", include("notifications.urls")),
     path("reports/", include("moderation.urls")),
+    path("", include("club.urls")),  # /friends/
     path("", include("chat.urls")),
     path("", include("stats.urls")),
     path("", include("series.urls")),

@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 import durak
+from accounts import relations
 from accounts.models import BOT_LEVELS, User
 from durak.game import SYSTEM_ACTION_TYPES
 from durak_site import dates, live
@@ -499,6 +500,10 @@ def game_invite(*, user: User, game_id: int, username: str) -> Invitation:
         raise NotAllowed(_("There is no player called %(name)r.") % {"name": username.strip()})
     if game.seats.filter(user=invitee).exists():
         raise NotAllowed(_("%(name)s already has a seat in this game.") % {"name": invitee.username})
+    if not relations.may_invite(inviter=user, invitee=invitee):
+        # One sentence for a block either way and an invitee who takes friends' invitations
+        # only: a block is silent (``accounts.relations``).
+        raise NotAllowed(_("You cannot invite this player."))
     invitation, created = Invitation.objects.get_or_create(
         game=game, user=invitee, defaults={"invited_by": user}
     )

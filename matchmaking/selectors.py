@@ -4,10 +4,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import BooleanField, Count, ExpressionWrapper
 from django.utils import timezone
 
-from accounts import presence
+from accounts import presence, relations
 from accounts.models import User
 
 from .models import QueueEntry
@@ -86,11 +86,12 @@ def waiting_buckets() -> list[Waiting]:
 
 
 def waiting_with(*, entry: QueueEntry, now: datetime | None = None) -> list[User]:
-    """The other players waiting in ``entry``'s bucket, each with ``online`` set."""
+    """The other players waiting in ``entry``'s bucket, each with ``online`` set: only as their
+    privacy settings let ``entry``'s player see it (``accounts.relations.presence_shown``)."""
     now = now or timezone.now()
-    others = [
-        other.user
-        for other in QueueEntry.objects.filter(
+    shown = relations.presence_shown(entry.user_id, prefix="user__", id_field="user_id")
+    entries = (
+        QueueEntry.objects.filter(
             status=QueueEntry.Status.WAITING,
             preset=entry.preset,
             num_players=entry.num_players,
@@ -98,10 +99,14 @@ def waiting_with(*, entry: QueueEntry, now: datetime | None = None) -> list[User
         )
         .exclude(user_id=entry.user_id)
         .select_related("user")
+        .annotate(presence_shown=ExpressionWrapper(shown, output_field=BooleanField()))
         .order_by("joined_at", "pk")
-    ]
-    for user in others:
-        user.online = presence.is_online(user, now=now)  # type: ignore[attr-defined]
+    )
+    others = []
+    for other in entries:
+        user = other.user
+        user.online = bool(other.presence_shown) and presence.is_online(user, now=now)  # type: ignore[attr-defined]
+        others.append(user)
     return others
 
 
@@ -112,7 +117,9 @@ def queue_state(*, user: Any, now: datetime | None = None, joined: QueueEntry | 
     moment may have replaced it already: each join is answered with its own)."""
     now = now or timezone.now()
     entry = joined if joined is not None else current_entry(user=user)
-    online = presence.online_users(now=now)
+    # Only those who let the reader see them (``accounts.relations.presence_shown``), in the
+    # same query: a privacy setting of "nobody", "friends" for a stranger, or a block.
+    online = presence.online_users(now=now).filter(relations.presence_shown(user))
     if getattr(user, "is_authenticated", False):
         online = online.exclude(pk=user.pk)
     return QueueState(

@@ -12,9 +12,13 @@ class NotificationsConfig(AppConfig):
         # queue its tasks by name (``notifications.queue``), so it is imported here, once the app
         # is loaded, for every process to know them (in the worker, Celery's autodiscovery finds
         # it as well; under CELERY_TASK_ALWAYS_EAGER a task queued by name then runs at once).
+        from accounts import relations
+
         from . import tasks  # noqa: F401
         from .services import (
             bells_changed,
+            friend_accepted,
+            friend_requested,
             game_changed,
             game_seen,
             invited,
@@ -34,3 +38,7 @@ class NotificationsConfig(AppConfig):
         hooks.reminders_sent.register(reminders_sent)
         hooks.sweep.register(send_time_warnings)
         hooks.sweep.register(send_claim_warnings)
+        # Accounts sits below notifications: its friend requests and accepts are signals, sent
+        # after their commit, that write the recipient's notifications here.
+        relations.friend_requested.connect(friend_requested, dispatch_uid="notifications.friend_requested")
+        relations.friend_accepted.connect(friend_accepted, dispatch_uid="notifications.friend_accepted")

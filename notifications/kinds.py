@@ -18,3 +18,7 @@ class Kind(models.TextChoices):
     #: Another player asks to be friends (``accounts.relations``), and a request was accepted.
     FRIEND_REQUEST = "friend_request", _("friend request")
     FRIEND_ACCEPTED = "friend_accepted", _("friend request accepted")
+
+
+#: Kinds about players, not a game: no ``Notification.game``; their links go to the friends page.
+FRIEND_KINDS = frozenset({Kind.FRIEND_REQUEST, Kind.FRIEND_ACCEPTED})

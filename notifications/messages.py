@@ -144,6 +144,10 @@ def notification_text(kind: str, params: dict[str, Any], user: User) -> str:
         return gettext("Time is almost up in game %(game)s: move by %(deadline)s.") % facts
     if kind == Kind.GAME_FINISHED:
         return _finished(params)
+    if kind == Kind.FRIEND_REQUEST:
+        return gettext("%(name)s asks to be your friend.") % {"name": params.get("by", "")}
+    if kind == Kind.FRIEND_ACCEPTED:
+        return gettext("%(name)s accepted your friend request.") % {"name": params.get("by", "")}
     raise ValueError(f"unknown notification kind {kind!r}")
 
 
@@ -195,6 +199,10 @@ def subject(kind: str, game: object, params: dict[str, Any] | None = None) -> st
     """An email's subject line, in the active language (``params``: the notification's facts)."""
     if kind == Kind.TIME_LOW and _first_reminder(params or {}):
         return gettext("Half of your move time is gone in game %(game)s") % {"game": game}
+    if kind == Kind.FRIEND_REQUEST:
+        return gettext("%(name)s asks to be your friend") % {"name": (params or {}).get("by", "")}
+    if kind == Kind.FRIEND_ACCEPTED:
+        return gettext("%(name)s accepted your friend request") % {"name": (params or {}).get("by", "")}
     if kind == Kind.REMATCH:
         return gettext("%(name)s offers a rematch after game %(game)s") % {
             "name": (params or {}).get("by", ""),

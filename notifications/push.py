@@ -52,6 +52,7 @@ from accounts.models import User
 from games.models import Seat
 
 from . import messages, policy
+from .kinds import FRIEND_KINDS
 from .models import Kind, Notification, Preferences, PushSubscription
 from .vapid import b64url_decode, enabled, vapid
 
@@ -224,9 +225,9 @@ def push_for(notification: Notification, *, now: datetime | None = None) -> Push
         body = notification.message
         if game is None:
             return Push(
-                title=str(messages.subject(notification.kind, "")).strip(),
+                title=str(messages.subject(notification.kind, "", notification.params)).strip(),
                 body=body,
-                url=reverse("notifications:list"),
+                url=reverse("club:friends" if notification.kind in FRIEND_KINDS else "notifications:list"),
                 tag=f"notification-{notification.pk}",
                 ttl=int(ttl.total_seconds()),
                 urgency="normal",

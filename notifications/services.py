@@ -51,7 +51,8 @@ from django.utils import timezone, translation
 from django.utils.translation import ngettext
 
 import durak
-from accounts.models import User
+from accounts import relations
+from accounts.models import FriendRequest, User
 from durak_site import live
 from durak_site.engine_text import preset_name
 from games import timeouts
@@ -59,6 +60,7 @@ from games.models import Game, Seat
 from games.selectors import turn_counts
 
 from . import messages, policy, push, queue
+from .kinds import FRIEND_KINDS
 from .messages import format_local
 from .models import Kind, Notification, Preferences, PushSubscription
 
@@ -504,6 +506,30 @@ def invited(*, game: Game, user: User, invited_by: User) -> None:
         game=game,
         params={"game": game.pk, "by": invited_by.username, "preset": game.preset},
     )
+
+
+def friend_requested(*, request: FriendRequest, **_signal: Any) -> None:
+    """ "alice asks to be your friend" (``accounts.relations.friend_requested``, sent after the
+    request's commit, never for a request from a player the recipient blocked)."""
+    _about_a_player(user=request.recipient, kind=Kind.FRIEND_REQUEST, by=request.sender)
+
+
+def friend_accepted(*, by: User, requester: User, **_signal: Any) -> None:
+    """ "alice accepted your friend request", to the one who asked (after the accept's commit)."""
+    _about_a_player(user=requester, kind=Kind.FRIEND_ACCEPTED, by=by)
+
+
+def _about_a_player(*, user: User, kind: str, by: User) -> None:
+    """A notification about another player, not a game, as the user's preferences want it; none
+    between two players kept apart by a block (a block made since the signal was queued)."""
+    if relations.blocks_between(user, [by]):
+        return
+    with transaction.atomic():
+        notify(user=user, kind=kind, params={"by": by.username})
+
+
+def friends_url() -> str:
+    return f"{settings.SITE_URL}{reverse('club:friends')}"
 
 
 def rematch_offered(*, game: Game, user: User, params: dict[str, Any]) -> None:
@@ -976,6 +1002,7 @@ def _claim_message(claim: _Claim) -> EmailMultiAlternatives:
 
 def _notification_message(notification: Notification) -> EmailMultiAlternatives:
     user, game = notification.user, notification.game
+    friends = notification.kind in FRIEND_KINDS
     with translation.override(user.language or settings.LANGUAGE_CODE):
         return _message(
             user=user,
@@ -984,7 +1011,8 @@ def _notification_message(notification: Notification) -> EmailMultiAlternatives:
             context={
                 "message": notification.message,
                 "game": game,
-                "link": game_url(game.pk) if game else settings.SITE_URL,
+                "link": game_url(game.pk) if game else friends_url() if friends else settings.SITE_URL,
+                "friends": friends,
                 "settings_link": settings.SITE_URL + reverse("notifications:settings"),
             },
             message_id=_message_id(f"notification-{notification.pk}"),

@@ -12,13 +12,14 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.forms import TurnSoundForm
+from accounts.forms import PrivacyForm, TurnSoundForm
 from accounts.middleware import set_language_cookie
 from accounts.models import User
 from games import timeouts
 
 from . import push, services, vapid
 from .forms import PreferencesForm, PushSubscriptionForm, TimeZoneForm
+from .kinds import FRIEND_KINDS
 from .models import Notification
 
 
@@ -33,7 +34,8 @@ def notification_list(request: HttpRequest) -> HttpResponse:
     notifications = list(Notification.objects.filter(user=user)[:100])
     for notification in notifications:
         notification.user = user  # each sentence is made for its reader: no query per row
-    return render(request, "notifications/list.html", {"notifications": notifications})
+    context = {"notifications": notifications, "friend_kinds": [str(kind) for kind in FRIEND_KINDS]}
+    return render(request, "notifications/list.html", context)
 
 
 @require_POST
@@ -43,6 +45,8 @@ def notification_read(request: HttpRequest, notification_id: int) -> HttpRespons
     services.mark_read(user=_user(request), notification_id=notification.pk)
     if request.POST.get("open") and notification.game_id:
         return redirect("games:detail", game_id=notification.game_id)
+    if request.POST.get("open") and notification.kind in FRIEND_KINDS:
+        return redirect("club:friends")
     return redirect("notifications:list")
 
 
@@ -61,10 +65,11 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
         prefs_form = PreferencesForm(request.POST, instance=prefs)
         tz_form = TimeZoneForm(request.POST, instance=user)
         sound_form = TurnSoundForm(request.POST, instance=user)
-        if prefs_form.is_valid() and tz_form.is_valid() and sound_form.is_valid():
-            prefs_form.save()
-            tz_form.save()
-            sound_form.save()
+        privacy_form = PrivacyForm(request.POST, instance=user)
+        forms = (prefs_form, tz_form, sound_form, privacy_form)
+        if all([form.is_valid() for form in forms]):
+            for form in forms:
+                form.save()
             # The next page already speaks the chosen language (LocaleMiddleware reads the cookie).
             translation.activate(user.language)
             messages.success(request, _("Settings saved."))
@@ -75,11 +80,13 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
         prefs_form = PreferencesForm(instance=prefs)
         tz_form = TimeZoneForm(instance=user)
         sound_form = TurnSoundForm(instance=user)
+        privacy_form = PrivacyForm(instance=user)
     push_endpoints = list(user.push_subscriptions.values_list("endpoint", flat=True))
     context = {
         "prefs_form": prefs_form,
         "tz_form": tz_form,
         "sound_form": sound_form,
+        "privacy_form": privacy_form,
         "vacations": user.vacations.filter(ends_on__gte=timeouts.local_today(user)),
         "vacation_days_left": timeouts.vacation_days_left(user),
         "today": timeouts.local_today(user),

@@ -61,6 +61,7 @@ ALLOWED_LAZY_IMPORTS: dict[tuple[str, str], str] = {
     ("moderation.apps", "moderation.roles"): MODELS,
     ("moderation.apps", "moderation.selectors"): MODELS + " (the mute check it gives chat.restrictions)",
     ("moderation.apps", "moderation.signals"): SIGNALS,
+    ("notifications.apps", "accounts.relations"): MODELS + " (its friend signals, connected there)",
     ("notifications.apps", "notifications.services"): HOOKS,
     ("notifications.apps", "notifications.tasks"): TASKS,
     ("stats.apps", "stats.services"): HOOKS,

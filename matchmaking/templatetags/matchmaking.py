@@ -1,5 +1,5 @@
 """The play-now block's state and presence words: ``{% play_now_state as play %}``,
-``{{ user|is_online }}``, ``{{ person|last_seen_day:viewer }}``, ``{{ key|clock_label }}``."""
+``{{ user|is_online }}``, ``{{ person|presence_shown_to:viewer }}``, ``{{ person|last_seen_day:viewer }}``, ``{{ key|clock_label }}``."""
 
 from datetime import timedelta
 from typing import Any
@@ -7,7 +7,7 @@ from typing import Any
 from django import template
 from django.utils import formats
 
-from accounts import presence
+from accounts import presence, relations
 from accounts.models import User
 from durak_site.engine_text import preset_name
 
@@ -32,6 +32,13 @@ def play_now_state(context: template.Context) -> dict[str, Any]:
 @register.filter
 def is_online(user: Any) -> bool:
     return isinstance(user, User) and presence.is_online(user)
+
+
+@register.filter
+def presence_shown_to(person: Any, viewer: Any) -> bool:
+    """Whether ``viewer`` may see ``person``'s presence (``accounts.relations.presence_visible``:
+    their privacy setting, and never to a player they blocked)."""
+    return isinstance(person, User) and relations.presence_visible(viewer=viewer, subject=person)
 
 
 @register.filter

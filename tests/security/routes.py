@@ -321,6 +321,37 @@ ROUTES: dict[str, Route] = {
         anonymous_private=LOGIN,
         why="reporting a message shows it: only to those who can read its channel",
     ),
+    # Friends and blocks (club/): only ever the caller's own relations
+    "club:friends": Route("GET", anonymous=LOGIN, why="the caller's own friends and requests"),
+    "club:blocked": Route("GET", anonymous=LOGIN, why="the caller's own blocks"),
+    "club:request_send": Route(
+        "POST",
+        data=lambda w: {"username": w.olga.username},
+        anonymous=LOGIN,
+        stranger=REDIRECT,
+        why="a request of the caller's own (to Olga: her rows do not change)",
+    ),
+    **{
+        f"club:request_{change}": Route(
+            "POST",
+            lambda w: [({"request_id": 2**31 - 1}, "")],
+            anonymous=LOGIN,
+            stranger=REDIRECT,
+            why="only a request to (accept, decline) or from (cancel) the caller: any other is"
+            " refused with a message (tests/club/test_pages.py)",
+        )
+        for change in ("accept", "decline", "cancel")
+    },
+    **{
+        f"club:{change}": Route(
+            "POST",
+            data=lambda w: {"username": w.olga.username},
+            anonymous=LOGIN,
+            stranger=REDIRECT,
+            why="changes the caller's own friendship or block only",
+        )
+        for change in ("remove", "block", "unblock")
+    },
     # Stats, series and replays
     "stats:profile": Route("GET", lambda w: [({"username": w.olga.username}, "")]),
     "stats:leaderboard": Route("GET"),

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from accounts import tokens
-from accounts.models import ApiToken, User
+from accounts.models import ApiToken, Block, FriendRequest, Friendship, User
 from chat.models import ChatMessage
 from games import services
 from games.models import Game, Invitation, Move, Seat
@@ -161,4 +161,9 @@ def fingerprint(world: World) -> dict[str, Any]:
         "users": sorted(
             User.objects.filter(pk__in=owners).values_list("pk", "username", "email", "password", "time_zone")
         ),
+        "friends": sorted(Friendship.objects.filter(user_id__in=owners).values_list("user_id", "friend_id")),
+        "friend requests sent": sorted(
+            FriendRequest.objects.filter(sender_id__in=owners).values_list("pk", "recipient_id")
+        ),
+        "blocks": sorted(Block.objects.filter(blocker_id__in=owners).values_list("blocker_id", "blocked_id")),
     }
