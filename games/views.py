@@ -22,11 +22,12 @@ from django_htmx.middleware import HtmxDetails
 
 import durak
 from accounts.models import User
+from accounts.relations import blocks_between
 from durak.enchanted import ENCHANTED_STAGES
 from durak_site import offline
 from durak_site.jsonlimits import loads_limited
 
-from . import leaving, selectors, services, timeouts, words
+from . import leaving, limits, selectors, services, timeouts, words
 from .exceptions import GameError, GameNotFound, InvalidRules
 from .forms import GameCreateForm, LobbyFilterForm, VacationForm
 from .models import Game, Seat
@@ -58,7 +59,7 @@ def _open_games_context(request: HttpRequest, filters: LobbyFilterForm) -> dict[
     """The open games the filters leave (all of them while a filter is refused): three queries
     whatever their number (the games, their seats with users, none more per game)."""
     selection = filters.selection()
-    open_games = list(selectors.lobby_open_games(**selection))
+    open_games = list(selectors.lobby_open_games(**selection, viewer=request.user))
     query = urlencode({key: value for key, value in filters.data.items() if key in LOBBY_FILTERS and value})
     context = {
         "open_games": open_games,
@@ -257,6 +258,17 @@ def _render_game(
             hand_order=getattr(request.user, "hand_order", "suit_trumps_last"),
             computers=frozenset(seat.position for seat in seats if seat.user.is_bot),
         )
+    join_refusal = None
+    if (
+        isinstance(request.user, User)
+        and seen.seat is None
+        and game.status == Game.Status.OPEN
+        and len(seats) < game.num_players
+    ):
+        # Why this player may not take a seat (a direct link to a game the lobby hides from them).
+        join_refusal = limits.join_refusal(
+            game, request.user, blocked=blocks_between(request.user, [seat.user_id for seat in seats])
+        )
     context: dict[str, Any] = {
         "game": game,
         "seats": seats,
@@ -266,12 +278,15 @@ def _render_game(
         "error": error,
         "poll_seconds": settings.GAME_POLL_SECONDS,
         "presence_heartbeat": int(services.PRESENCE_HEARTBEAT.total_seconds()),
-        "can_join": (
+        "can_join": join_refusal is None
+        and (
             request.user.is_authenticated
             and seen.seat is None
             and game.status == Game.Status.OPEN
             and len(seats) < game.num_players
         ),
+        "join_refusal": join_refusal,
+        "join_limits": limits.limits_words(game) if game.status == Game.Status.OPEN else [],
         "can_fill_with_bots": (
             request.user.is_authenticated
             and game.status == Game.Status.OPEN

@@ -63,6 +63,7 @@ ALLOWED_LAZY_IMPORTS: dict[tuple[str, str], str] = {
     ("moderation.apps", "moderation.signals"): SIGNALS,
     ("notifications.apps", "notifications.services"): HOOKS,
     ("notifications.apps", "notifications.tasks"): TASKS,
+    ("stats.apps", "stats.selectors"): HOOKS,
     ("stats.apps", "stats.services"): HOOKS,
 }
 
