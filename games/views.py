@@ -117,7 +117,10 @@ def _lobby(request: HtmxHttpRequest, form: GameCreateForm, status: int = 200) ->
 
 @require_GET
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
-    return _lobby(request, GameCreateForm())
+    """The lobby; ``?invite=<username>`` fills the create form's invitation (the friends page's
+    "invite to a game")."""
+    invite = request.GET.get("invite", "")[:150]
+    return _lobby(request, GameCreateForm(initial={"invite": invite} if invite else None))
 
 
 @require_GET
@@ -155,17 +158,28 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
                 "private": form.cleaned_data.get("private") or False,
             }
             level = form.cleaned_data.get("bot_level") or ""
+            invite = (form.cleaned_data.get("invite") or "").strip()
             try:
                 if request.POST.get("against") == "computer":
                     if not level:
                         raise InvalidRules(_("Choose how strong the computer players are."))
                     game = services.game_against_computer(creator=_player(request), level=level, **options)
                 else:
-                    game = services.game_create(creator=_player(request), bot_level=level, **options)
+                    game = services.game_create(
+                        creator=_player(request), bot_level=level, **options, **form.join_limits()
+                    )
             except GameError as error:
                 form.add_error(None, error.message)
                 status = error.status_code
             else:
+                if invite and game.status == Game.Status.OPEN:
+                    # The game is open whatever the invitation's fate: its refusal is said there.
+                    try:
+                        services.game_invite(user=_player(request), game_id=game.pk, username=invite)
+                    except GameError as error:
+                        messages.error(request, error.message)
+                    else:
+                        messages.success(request, _("%(name)s is invited.") % {"name": invite})
                 return redirect("games:detail", game_id=game.pk)
     return _lobby(request, form, status=status)
 

@@ -143,8 +143,8 @@ def test_a_private_games_share_link_lets_past_no_limit() -> None:
 
 
 def test_computer_players_seated_by_the_creator_pass_the_limits() -> None:
-    game = GameFactory(bot_level="random", num_players=3, join_min_reliability=90, join_friends_only=True)
-    game = services.game_fill_with_bots(user=game.creator, game_id=game.pk)
+    opened = GameFactory(bot_level="random", num_players=3, join_min_reliability=90, join_friends_only=True)
+    game = services.game_fill_with_bots(user=opened.creator, game_id=opened.pk)
     assert game.status == Game.Status.ACTIVE
 
 
@@ -183,7 +183,7 @@ def test_join_refusal_and_joinable_by_agree_over_a_grid_of_games_and_viewers() -
     creator = UserFactory()
     seated_blocker = rated(rated(reliable(UserFactory(language="ru"), 100), 15.0), 15.0, mode="transfer")
     friend = rated(reliable(UserFactory(language="ru"), 95), 12.0)
-    viewers = [
+    viewers: list[User] = [
         friend,
         reliable(UserFactory(), 80),
         rated(UserFactory(language="ru"), 25.0),
@@ -324,3 +324,72 @@ def test_a_blocked_players_join_by_url_is_refused_and_changes_nothing() -> None:
     response = client.post(reverse("games:join", args=[game.pk]), follow=True)
     assert NEUTRAL in response.content.decode()
     assert game.seats.count() == 1
+
+
+# The create form
+
+
+def create(client: Client, **fields: Any) -> Any:
+    return client.post(reverse("games:create"), {"preset": "classic", "num_players": 2, **fields})
+
+
+def test_the_create_form_sets_the_limits_and_invites_once_the_game_is_open() -> None:
+    creator, friend = UserFactory(), UserFactory(username="misha")
+    befriend(creator, friend)
+    client = client_for(creator)
+    assert 'value="misha"' in client.get("/?invite=misha").content.decode()
+    response = create(
+        client,
+        join_friends_only="on",
+        join_min_reliability="90",
+        join_rating_min="-5",
+        join_rating_max="20",
+        join_language="ru",
+        invite="misha",
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert (
+        game.join_friends_only,
+        game.join_min_reliability,
+        game.join_rating_min,
+        game.join_rating_max,
+    ) == (
+        True,
+        90,
+        -5,
+        20,
+    )
+    assert game.join_language == "ru"
+    assert Invitation.objects.filter(game=game, user=friend, invited_by=creator).exists()
+    assert limits.join_refusal(game, friend) is None  # the creator's invitation
+
+
+@pytest.mark.parametrize(
+    "fields, message",
+    [
+        ({"join_min_reliability": "150"}, "The minimum reliability must be between 0 and 100."),
+        ({"join_min_reliability": "lots"}, "Enter a whole number."),
+        (
+            {"join_rating_min": "30", "join_rating_max": "10"},
+            "The highest rating must not be below the lowest.",
+        ),
+        ({"join_language": "de"}, "Select a valid choice."),
+    ],
+)
+def test_the_create_form_says_what_is_wrong_with_a_limit_and_creates_nothing(
+    fields: dict[str, str], message: str
+) -> None:
+    response = create(client_for(UserFactory()), **fields)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_an_invitation_the_service_refuses_is_said_on_the_new_games_page() -> None:
+    client = client_for(UserFactory())
+    response = create(client, invite="nobody-of-that-name")
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "There is no player called" in page
+    assert Game.objects.count() == 1
