@@ -393,3 +393,90 @@ def test_an_invitation_the_service_refuses_is_said_on_the_new_games_page() -> No
     page = client.get(response["Location"]).content.decode()
     assert "There is no player called" in page
     assert Game.objects.count() == 1
+
+
+# The API
+
+
+def api_for(user: User) -> Any:
+    from rest_framework.test import APIClient
+
+    from tests.factories import api_token
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {api_token(user)}")
+    return client
+
+
+def test_the_api_creates_a_game_with_limits_and_shows_them() -> None:
+    creator = UserFactory()
+    body = {
+        "preset": "classic",
+        "players": 2,
+        "join_limits": {"friends_only": True, "min_reliability": 80, "rating_max": 30, "language": "en"},
+    }
+    response = api_for(creator).post("/api/games/", body, format="json")
+    assert response.status_code == 201, response.json()
+    assert response.json()["join_limits"] == {
+        "friends_only": True,
+        "min_reliability": 80,
+        "rating_min": None,
+        "rating_max": 30,
+        "language": "en",
+    }
+    game = Game.objects.get()
+    assert (game.join_friends_only, game.join_min_reliability, game.join_rating_max) == (True, 80, 30)
+
+
+@pytest.mark.parametrize(
+    "join_limits, field, message",
+    [
+        ({"min_reliability": -1}, "min_reliability", "The minimum reliability must be between 0 and 100."),
+        (
+            {"rating_min": 9, "rating_max": 3},
+            "rating_max",
+            "The highest rating must not be below the lowest.",
+        ),
+    ],
+)
+def test_the_api_refuses_bad_limits_with_its_usual_400(
+    join_limits: dict[str, Any], field: str, message: str
+) -> None:
+    body = {"preset": "classic", "players": 2, "join_limits": join_limits}
+    response = api_for(UserFactory()).post("/api/games/", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+    assert response.json()["errors"]["join_limits"][field] == [message]
+    assert not Game.objects.exists()
+
+
+def test_the_api_join_of_a_blocked_player_or_a_stranger_to_a_friends_only_game_is_a_403() -> None:
+    game = GameFactory(num_players=3)
+    friends_only = GameFactory(join_friends_only=True)
+    blocked, stranger = UserFactory(), UserFactory()
+    Block.objects.create(blocker=game.creator, blocked=blocked)
+    for user, refused in ((blocked, game), (stranger, friends_only)):
+        response = api_for(user).post(f"/api/games/{refused.pk}/join/")
+        assert response.status_code == 403
+        assert response.json()["detail"] == NEUTRAL
+        assert refused.seats.count() == 1
+    assert api_for(stranger).post(f"/api/games/{game.pk}/join/").status_code == 200
+
+
+def test_the_schema_has_the_join_limits() -> None:
+    from rest_framework.test import APIClient
+
+    schema = APIClient().get("/api/schema/?format=json").json()["components"]["schemas"]
+    assert (
+        set(schema["JoinLimitsRequest"]["properties"])
+        == set(schema["JoinLimits"]["properties"])
+        == {
+            "friends_only",
+            "min_reliability",
+            "rating_min",
+            "rating_max",
+            "language",
+        }
+    )
+    assert "join_limits" in schema["GameCreateRequest"]["properties"]
+    assert "join_limits" in schema["GameDetail"]["properties"]
