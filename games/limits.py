@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy
 
 from accounts.models import Friendship, User
 from accounts.relations import are_friends, block_with
@@ -37,15 +38,17 @@ from accounts.relations import are_friends, block_with
 from . import hooks
 from .models import Game, Invitation, Seat
 
-#: The languages a game may ask its players to use the site in (``Game.join_language``).
-JOIN_LANGUAGES = [
-    ("en", pgettext_lazy("a game's language", "English")),
-    ("ru", pgettext_lazy("a game's language", "Russian")),
-]
-#: The same, inside a sentence ("… who use the site in English").
-_LANGUAGE_IN_SENTENCE = {
-    "en": pgettext_lazy("use the site in …", "English"),
-    "ru": pgettext_lazy("use the site in …", "Russian"),
+#: The languages a game may ask its players to use the site in (``Game.join_language``), by
+#: their own names, as the site's language switcher shows them.
+JOIN_LANGUAGES = [(code, name) for code, name in settings.LANGUAGES]
+#: The refusal of a language limit, and the limit in words, one sentence each language.
+_LANGUAGE_REFUSALS = {
+    "en": gettext_lazy("Only players who use the site in English can join this game."),
+    "ru": gettext_lazy("Only players who use the site in Russian can join this game."),
+}
+_LANGUAGE_WORDS = {
+    "en": gettext_lazy("players who use the site in English"),
+    "ru": gettext_lazy("players who use the site in Russian"),
 }
 
 #: The refusal of the friends-only limit, and of a block (which must not read otherwise).
@@ -143,9 +146,7 @@ def join_refusal(
         if refusal:
             return refusal
     if game.join_language and game.join_language != user.language:
-        return _("Only players who use the site in %(language)s can join this game.") % {
-            "language": _LANGUAGE_IN_SENTENCE.get(game.join_language, game.join_language)
-        }
+        return str(_LANGUAGE_REFUSALS.get(game.join_language, NOT_FOR_YOU))
     return None
 
 
@@ -195,10 +196,7 @@ def limits_words(game: Game) -> list[str]:
             _("rated %(range)s") % {"range": rating_range_words(game.join_rating_min, game.join_rating_max)}
         )
     if game.join_language:
-        words.append(
-            _("players who use the site in %(language)s")
-            % {"language": _LANGUAGE_IN_SENTENCE.get(game.join_language, game.join_language)}
-        )
+        words.append(str(_LANGUAGE_WORDS.get(game.join_language, game.join_language)))
     return words
 
 
