@@ -15,6 +15,7 @@ from rest_framework import serializers
 import durak
 from games.forms import OPTION_INT_MAX
 from games.leaving import claim_of
+from games.limits import JOIN_LANGUAGES, limits_errors
 from games.models import CORRESPONDENCE_FROM, Game, Move, Seat
 from games.selectors import GameView
 from games.services import MAX_MOVE_TIME, MIN_MOVE_TIME
@@ -232,6 +233,49 @@ class ClaimSerializer(serializers.Serializer[Any]):
     )
 
 
+class JoinLimitsSerializer(serializers.Serializer[Any]):
+    """Who may take a seat (``games.limits``): each limit left out or null is no limit."""
+
+    friends_only = serializers.BooleanField(
+        required=False, default=False, help_text="Only friends of the creator."
+    )
+    min_reliability = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Only players whose reliability is at least this many percent (0 to 100); new "
+        "players have none and are not let in.",
+    )
+    rating_min = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Only players rated at least this in the game's mode (unrated players: not).",
+    )
+    rating_max = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Only players rated at most this in the game's mode (unrated players: not).",
+    )
+    language = serializers.ChoiceField(
+        choices=["", *(code for code, _name in JOIN_LANGUAGES)],
+        required=False,
+        default="",
+        help_text='Only players whose site language is this; "": any.',
+    )
+
+
+def join_limits_of(game: Game) -> dict[str, Any]:
+    return {
+        "friends_only": game.join_friends_only,
+        "min_reliability": game.join_min_reliability,
+        "rating_min": game.join_rating_min,
+        "rating_max": game.join_rating_max,
+        "language": game.join_language,
+    }
+
+
 class GameDetailSerializer(serializers.Serializer[Any]):
     """A game as one user sees it. Built from ``games.selectors.GameView``."""
 
@@ -259,6 +303,11 @@ class GameDetailSerializer(serializers.Serializer[Any]):
     result = serializers.SerializerMethodField()
     rematch = serializers.SerializerMethodField()
     claim = serializers.SerializerMethodField()
+    join_limits = serializers.SerializerMethodField()
+
+    @extend_schema_field(JoinLimitsSerializer(help_text="Who may take a seat (set by the creator)."))
+    def get_join_limits(self, seen: GameView) -> dict[str, Any]:
+        return join_limits_of(seen.game)
 
     @extend_schema_field(
         ClaimSerializer(
@@ -336,6 +385,26 @@ class GameCreateSerializer(serializers.Serializer[Any]):
     private = serializers.BooleanField(
         required=False, default=False, help_text="Not listed: players join by invitation or share link."
     )
+    join_limits = JoinLimitsSerializer(
+        required=False,
+        default=None,
+        allow_null=True,
+        help_text="Who may join (the creator's invitation lets past these, never past a block); "
+        "left out: anyone.",
+    )
+
+    def validate_join_limits(self, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        if value is None:
+            return None
+        wrong = limits_errors(
+            min_reliability=value.get("min_reliability"),
+            rating_min=value.get("rating_min"),
+            rating_max=value.get("rating_max"),
+            language=value.get("language") or "",
+        )
+        if wrong:
+            raise serializers.ValidationError({name: [message] for name, message in wrong.items()})
+        return value
 
 
 class LeavePostSerializer(serializers.Serializer[Any]):

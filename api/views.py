@@ -138,8 +138,22 @@ class GameListView(generics.GenericAPIView[Game]):
             move_time=None if clock is None else timedelta(seconds=clock["seconds"]),
             pause_weekends=bool(clock and clock["pause_weekends"]),
             private=body.validated_data["private"],
+            **join_limits_arguments(body.validated_data.get("join_limits")),
         )
         return Response(game_detail_data(request, game.pk), status=status.HTTP_201_CREATED)
+
+
+def join_limits_arguments(limits: dict[str, Any] | None) -> dict[str, Any]:
+    """The API's ``join_limits`` as ``services.game_create`` takes them."""
+    if not limits:
+        return {}
+    return {
+        "join_friends_only": limits.get("friends_only", False),
+        "join_min_reliability": limits.get("min_reliability"),
+        "join_rating_min": limits.get("rating_min"),
+        "join_rating_max": limits.get("rating_max"),
+        "join_language": limits.get("language", ""),
+    }
 
 
 class GameDetailView(APIView):

@@ -28,6 +28,7 @@ from durak_site.engine_text import (
     preset_summary,
 )
 
+from .limits import JOIN_LANGUAGES, limits_errors
 from .presentation import stage_label
 
 PRESET_DEFAULT = ""
@@ -238,6 +239,45 @@ class GameCreateForm(forms.Form):
         ),
     )
 
+    # Who may join (games.limits): checked by limits.limits_errors, as by the API and the service.
+    join_friends_only = forms.BooleanField(label=gettext_lazy("Friends only"), required=False)
+    join_min_reliability = forms.IntegerField(
+        label=gettext_lazy("Minimum reliability (%)"),
+        required=False,
+        help_text=gettext_lazy("0 to 100; empty: anyone. New players have no reliability yet."),
+        error_messages={"invalid": gettext_lazy("Enter a whole number.")},
+    )
+    join_rating_min = forms.IntegerField(
+        label=gettext_lazy("Lowest rating"),
+        required=False,
+        error_messages={"invalid": gettext_lazy("Enter a whole number.")},
+    )
+    join_rating_max = forms.IntegerField(
+        label=gettext_lazy("Highest rating"),
+        required=False,
+        help_text=gettext_lazy("In the game's mode; empty: no limit. Unrated players cannot join a range."),
+        error_messages={"invalid": gettext_lazy("Enter a whole number.")},
+    )
+    join_language = forms.ChoiceField(
+        label=gettext_lazy("Site language"),
+        required=False,
+        choices=[("", gettext_lazy("any")), *JOIN_LANGUAGES],
+    )
+    invite = forms.CharField(
+        label=gettext_lazy("Invite a player"),
+        required=False,
+        max_length=150,
+        help_text=gettext_lazy("Their user name; they are invited once the game is open."),
+    )
+
+    #: The join limits' fields by the names ``limits.limits_errors`` gives their errors.
+    LIMIT_FIELDS = {
+        "min_reliability": "join_min_reliability",
+        "rating_min": "join_rating_min",
+        "rating_max": "join_rating_max",
+        "language": "join_language",
+    }
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         preset_field = self.fields["preset"]
@@ -291,8 +331,30 @@ class GameCreateForm(forms.Form):
                 summary.append((bound.auto_id, text if label in text else f"{label}: {text}"))
         return summary
 
+    def join_limits(self) -> dict[str, Any]:
+        """The join limits chosen, as ``services.game_create`` takes them (after ``is_valid``)."""
+        data = self.cleaned_data
+        return {
+            "join_friends_only": bool(data.get("join_friends_only")),
+            "join_min_reliability": data.get("join_min_reliability"),
+            "join_rating_min": data.get("join_rating_min"),
+            "join_rating_max": data.get("join_rating_max"),
+            "join_language": data.get("join_language") or "",
+        }
+
+    def limit_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("join_min_reliability", "join_rating_min", "join_rating_max")]
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        wrong = limits_errors(
+            min_reliability=cleaned.get("join_min_reliability"),
+            rating_min=cleaned.get("join_rating_min"),
+            rating_max=cleaned.get("join_rating_max"),
+            language=cleaned.get("join_language") or "",
+        )
+        for name, message in wrong.items():
+            self.add_error(self.LIMIT_FIELDS[name], message)
         self._overrides = self._typed_overrides()
         preset = cleaned.get("preset")
         if self.errors or preset not in durak.PRESETS:

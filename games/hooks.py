@@ -3,7 +3,8 @@
 Notifications and stats sit above games (their rows point at games and seats, their services read
 them), yet a move must write its notifications and a finished game must be counted, in the same
 transaction. So games does not import them: each registers its callables here when the site starts
-(``notifications.apps``, ``stats.apps``), and the write core, the services and the sweep call them
+(``notifications.apps``, ``stats.apps``; stats also answers ``ratings_of``, a player's ratings
+for a game's join limits), and the write core, the services and the sweep call them
 (the precedent: ``chat.restrictions``, which moderation answers).
 
 Each hook is a list of callables of one documented signature, called in the order registered.
@@ -12,12 +13,12 @@ that runs the checks) fails while one has nothing registered, so that a missing 
 silently drop notifications or stats.
 """
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from django.core import checks
-from django.db.models import QuerySet
+from django.db.models import Expression, QuerySet
 
 import durak
 
@@ -85,6 +86,26 @@ class RemindersSent(Protocol):
     def __call__(self, *, user_id: int, game_id: int, since: datetime) -> set[int]: ...
 
 
+class ShownRatings(Protocol):
+    """One player's ratings as shown (in each mode), read once: for the join limits of games
+    (``games.limits``: a rating range)."""
+
+    def in_rules(self, rules: Mapping[str, Any], /) -> float | None:
+        """The rating in the mode of a game of these rules; None: not rated in it yet."""
+        ...
+
+    def over_games(self) -> Expression:
+        """The same, as an expression over ``Game`` rows (NULL where not rated): the lobby's
+        one query compares it with each game's range."""
+        ...
+
+
+class RatingsOf(Protocol):
+    """The player's ``ShownRatings``, in one query at most (only the first registered is asked)."""
+
+    def __call__(self, user_id: int, /) -> ShownRatings: ...
+
+
 class SweepStep(Protocol):
     """A step of the deadline sweep (``games.tasks.sweep_deadlines``, every
     ``TIMEOUT_SWEEP_SECONDS``): returns how many rows it wrote."""
@@ -124,6 +145,7 @@ game_finished: Hook[GameFinished] = Hook("game_finished")
 invited: Hook[Invited] = Hook("invited")
 game_seen: Hook[GameSeen] = Hook("game_seen")
 reminders_sent: Hook[RemindersSent] = Hook("reminders_sent")
+ratings_of: Hook[RatingsOf] = Hook("ratings_of")
 sweep: Hook[SweepStep] = Hook("sweep")
 
 #: Every hook, each required (``games.E001``).
@@ -135,6 +157,7 @@ HOOKS: tuple[Hook[Any], ...] = (
     invited,
     game_seen,
     reminders_sent,
+    ratings_of,
     sweep,
 )
 

@@ -34,7 +34,7 @@ import durak
 from accounts.models import User
 from durak_site import dates
 
-from . import versions
+from . import limits, versions
 from .exceptions import GameNotFound
 from .models import CORRESPONDENCE_FROM, Game, Invitation, Move, Seat
 
@@ -275,13 +275,17 @@ def lobby_open_games(
     preset: str | None = None,
     num_players: int | None = None,
     time_control: str | None = None,
+    viewer: User | Any = None,
     limit: int = 50,
 ) -> QuerySet[Game]:
-    """The public open games, newest first, narrowed by the lobby's filters: the rule set, the
-    number of players, the kind of time control (``Game.time_control``: "none", "live" or
-    "correspondence"). Two queries (the games, their seats with users), whatever their number;
-    the state, seed and deal are not loaded."""
-    games = Game.objects.filter(status=Game.Status.OPEN, private=False)
+    """The public open games, newest first, that ``viewer`` may join or sits in
+    (``games.limits.joinable_by``: none they are kept out of by a limit or a block; a visitor,
+    or None, sees those not for friends only), narrowed by the lobby's filters: the rule set,
+    the number of players, the kind of time control (``Game.time_control``: "none", "live" or
+    "correspondence"). Two queries (the games, their seats with users), and one for the
+    viewer's ratings, whatever their number and the viewer's friends and blocks; the state,
+    seed and deal are not loaded."""
+    games = limits.joinable_by(Game.objects.filter(status=Game.Status.OPEN, private=False), viewer)
     if preset:
         games = games.filter(preset=preset)
     if num_players:

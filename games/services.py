@@ -37,7 +37,7 @@ from durak.game import SYSTEM_ACTION_TYPES
 from durak_site import dates, live
 from durak_site.engine_text import engine_message
 
-from . import bots, hooks, timeouts, versions, write
+from . import bots, hooks, limits, timeouts, versions, write
 from .exceptions import (
     IllegalMove,
     InvalidRules,
@@ -139,8 +139,16 @@ def game_create(
     dealer: int | None = None,
     first_game: bool = True,
     bot_level: str = "",
+    join_friends_only: bool = False,
+    join_min_reliability: int | None = None,
+    join_rating_min: int | None = None,
+    join_rating_max: int | None = None,
+    join_language: str = "",
 ) -> Game:
     """Open a new game with its creator in seat 0.
+
+    ``join_*``: who may join (``games.limits``); ``InvalidRules`` with ``limits_errors``'s
+    first sentence when one is out of range.
 
     A series' later game (``series.services.play_again``) passes its ``dealer`` (the last
     game's fool) and ``first_game=False``, so the engine applies the preset's rule for who
@@ -179,6 +187,14 @@ def game_create(
             _engine_from_deal(rules, deal)
         except (ValueError, TypeError, KeyError) as error:
             raise InvalidRules(_("Bad stacked deal: %(error)s") % {"error": error}) from None
+    wrong = limits.limits_errors(
+        min_reliability=join_min_reliability,
+        rating_min=join_rating_min,
+        rating_max=join_rating_max,
+        language=join_language,
+    )
+    if wrong:
+        raise InvalidRules(next(iter(wrong.values())))
     if bot_level:
         check_bot_games(user=creator)
     game = Game.objects.create(
@@ -196,6 +212,11 @@ def game_create(
         dealer=dealer or 0,
         first_game=first_game if dealer is not None else True,
         bot_level=bot_level,
+        join_friends_only=join_friends_only,
+        join_min_reliability=join_min_reliability,
+        join_rating_min=join_rating_min,
+        join_rating_max=join_rating_max,
+        join_language=join_language,
     )
     Seat.objects.create(game=game, user=creator, position=0)
     # A new open game is news for the lobby (``versions`` tells its live channel on commit).
@@ -208,14 +229,18 @@ def game_join(*, user: User, game_id: int, token: str | None = None) -> Game:
     """Take the lowest free seat; the game starts when this fills the last one.
 
     A private game takes only invited users, or anyone with its share link's ``token``. The
-    user's live streams of the game end after the commit (``_seat_changed``).
+    game's join limits and the players' blocks apply (``games.limits.join_refusal``:
+    ``NotAllowed`` with its sentence; the creator's invitation lets past a limit, never past a
+    block); the blocks are read with the seats, so a game without limits costs no query more.
+    Computer players are seated by the creator (``game_fill_with_bots``) or Play now: no limit
+    applies to them. The user's live streams of the game end after the commit (``_seat_changed``).
 
     Locks the game row. A player who has a seat in the game already (open or under way) gets the
     game as it is, nothing written: the same answer to the same request, as for the second of
     two clicks (or retries) at once, which finds the seat the first one took.
     """
     game = write.lock(game_id)
-    seats = write.seats_of(game)
+    seats = write.seats_of(game, blocks_with=None if user.is_bot else user.pk)
     if not game.is_over and any(seat.user_id == user.pk for seat in seats):
         return game
     if game.status != Game.Status.OPEN:
@@ -227,6 +252,12 @@ def game_join(*, user: User, game_id: int, token: str | None = None) -> Game:
         raise NotAllowed(_("This game is private: you need an invitation or its share link."))
     if len(seats) >= game.num_players:
         raise WrongStatus(_("This game is full."))
+    if not user.is_bot:
+        blocked = any(getattr(seat, "blocks_joiner", False) for seat in seats)
+        if blocked or limits.has_limits(game):
+            refusal = limits.join_refusal(game, user, blocked=blocked)
+            if refusal is not None:
+                raise NotAllowed(refusal)
     taken = {seat.position for seat in seats}
     position = min(p for p in range(game.num_players) if p not in taken)
     seat = Seat.objects.create(game=game, user=user, position=position)

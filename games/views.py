@@ -23,11 +23,12 @@ from django_htmx.middleware import HtmxDetails
 import durak
 from accounts import relations
 from accounts.models import User
+from accounts.relations import blocks_between
 from durak.enchanted import ENCHANTED_STAGES
 from durak_site import offline
 from durak_site.jsonlimits import loads_limited
 
-from . import leaving, selectors, services, timeouts, words
+from . import leaving, limits, selectors, services, timeouts, words
 from .exceptions import GameError, GameNotFound, InvalidRules
 from .forms import GameCreateForm, LobbyFilterForm, VacationForm
 from .models import Game, Seat
@@ -59,7 +60,7 @@ def _open_games_context(request: HttpRequest, filters: LobbyFilterForm) -> dict[
     """The open games the filters leave (all of them while a filter is refused): three queries
     whatever their number (the games, their seats with users, none more per game)."""
     selection = filters.selection()
-    open_games = list(selectors.lobby_open_games(**selection))
+    open_games = list(selectors.lobby_open_games(**selection, viewer=request.user))
     query = urlencode({key: value for key, value in filters.data.items() if key in LOBBY_FILTERS and value})
     context = {
         "open_games": open_games,
@@ -117,7 +118,10 @@ def _lobby(request: HtmxHttpRequest, form: GameCreateForm, status: int = 200) ->
 
 @require_GET
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
-    return _lobby(request, GameCreateForm())
+    """The lobby; ``?invite=<username>`` fills the create form's invitation (the friends page's
+    "invite to a game")."""
+    invite = request.GET.get("invite", "")[:150]
+    return _lobby(request, GameCreateForm(initial={"invite": invite} if invite else None))
 
 
 @require_GET
@@ -155,17 +159,28 @@ def game_create(request: HtmxHttpRequest) -> HttpResponse:
                 "private": form.cleaned_data.get("private") or False,
             }
             level = form.cleaned_data.get("bot_level") or ""
+            invite = (form.cleaned_data.get("invite") or "").strip()
             try:
                 if request.POST.get("against") == "computer":
                     if not level:
                         raise InvalidRules(_("Choose how strong the computer players are."))
                     game = services.game_against_computer(creator=_player(request), level=level, **options)
                 else:
-                    game = services.game_create(creator=_player(request), bot_level=level, **options)
+                    game = services.game_create(
+                        creator=_player(request), bot_level=level, **options, **form.join_limits()
+                    )
             except GameError as error:
                 form.add_error(None, error.message)
                 status = error.status_code
             else:
+                if invite and game.status == Game.Status.OPEN:
+                    # The game is open whatever the invitation's fate: its refusal is said there.
+                    try:
+                        services.game_invite(user=_player(request), game_id=game.pk, username=invite)
+                    except GameError as error:
+                        messages.error(request, error.message)
+                    else:
+                        messages.success(request, _("%(name)s is invited.") % {"name": invite})
                 return redirect("games:detail", game_id=game.pk)
     return _lobby(request, form, status=status)
 
@@ -261,6 +276,17 @@ def _render_game(
             # A seated player's own notes about the others (one query); never a spectator's view.
             notes=_notes_at_table(request.user, seats) if seen.seat is not None else None,
         )
+    join_refusal = None
+    if (
+        isinstance(request.user, User)
+        and seen.seat is None
+        and game.status == Game.Status.OPEN
+        and len(seats) < game.num_players
+    ):
+        # Why this player may not take a seat (a direct link to a game the lobby hides from them).
+        join_refusal = limits.join_refusal(
+            game, request.user, blocked=blocks_between(request.user, [seat.user_id for seat in seats])
+        )
     context: dict[str, Any] = {
         "game": game,
         "seats": seats,
@@ -270,12 +296,15 @@ def _render_game(
         "error": error,
         "poll_seconds": settings.GAME_POLL_SECONDS,
         "presence_heartbeat": int(services.PRESENCE_HEARTBEAT.total_seconds()),
-        "can_join": (
+        "can_join": join_refusal is None
+        and (
             request.user.is_authenticated
             and seen.seat is None
             and game.status == Game.Status.OPEN
             and len(seats) < game.num_players
         ),
+        "join_refusal": join_refusal,
+        "join_limits": limits.limits_words(game) if game.status == Game.Status.OPEN else [],
         "can_fill_with_bots": (
             request.user.is_authenticated
             and game.status == Game.Status.OPEN

@@ -43,13 +43,14 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, F, Field, Value, When
+from django.db.models import BooleanField, Case, ExpressionWrapper, F, Field, Value, When
 from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError as BrokerUnavailable
 
 import durak
+from accounts.relations import block_with
 from durak_site.celery import app
 
 from . import hooks, reliability, timeouts, versions
@@ -109,9 +110,15 @@ def lock_running(game_id: int, *, expected_version: int | None = None) -> Game:
     return game
 
 
-def seats_of(game: Game) -> list[Seat]:
-    """The game's seats (in seat order) with everything a change reads of them, in one query."""
+def seats_of(game: Game, *, blocks_with: int | None = None) -> list[Seat]:
+    """The game's seats (in seat order) with everything a change reads of them, in one query.
+    ``blocks_with``: a user about to join; each seat says in ``blocks_joiner`` whether a block
+    keeps its player and them apart (``accounts.relations.block_with``), in the same query."""
     query = Seat.objects.filter(game=game).select_related("user")
+    if blocks_with is not None:
+        query = query.annotate(
+            blocks_joiner=ExpressionWrapper(block_with(blocks_with, "user_id"), output_field=BooleanField())
+        )
     for facts in hooks.seat_facts:
         query = facts(query)
     seats = list(timeouts.with_clock_facts(query, game))

@@ -49,6 +49,15 @@ class QueueJoinSerializer(serializers.Serializer[Any]):
     bot_level = serializers.ChoiceField(
         choices=[value for value, _label in BOT_LEVELS], required=False, default=services.DEFAULT_BOT_LEVEL
     )
+    min_reliability = serializers.IntegerField(
+        min_value=0,
+        max_value=100,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Pair only with players whose reliability is at least this many percent "
+        "(new players have none: not them); null or left out: anyone.",
+    )
 
 
 class QueuePlayerSerializer(serializers.Serializer[Any]):
@@ -74,6 +83,7 @@ class QueueSerializer(serializers.Serializer[Any]):
     time_control = serializers.CharField(allow_null=True)
     fill_after_seconds = serializers.IntegerField(allow_null=True)
     bot_level = serializers.CharField(allow_null=True)
+    min_reliability = serializers.IntegerField(allow_null=True)
     joined_at = serializers.DateTimeField(allow_null=True)
     game = serializers.IntegerField(allow_null=True, help_text="The game found, once matched.")
     waiting_with = QueuePlayerSerializer(many=True, help_text="The others waiting for the same game.")
@@ -93,6 +103,7 @@ def queue_data(request: Request, joined: QueueEntry | None = None) -> dict[str, 
         "time_control": None,
         "fill_after_seconds": None,
         "bot_level": None,
+        "min_reliability": None,
         "joined_at": None,
         "game": None,
         "waiting_with": [
@@ -109,6 +120,7 @@ def queue_data(request: Request, joined: QueueEntry | None = None) -> dict[str, 
             time_control=entry.time_control,
             fill_after_seconds=None if entry.fill_after is None else int(entry.fill_after.total_seconds()),
             bot_level=entry.bot_level,
+            min_reliability=entry.min_reliability,
             joined_at=entry.joined_at,
             game=entry.game_id if entry.status == QueueEntry.Status.MATCHED else None,
         )
@@ -147,6 +159,7 @@ class QueueView(APIView):
             time_control=body.validated_data["time_control"],
             fill_after=None if seconds is None else timedelta(seconds=seconds),
             bot_level=body.validated_data["bot_level"],
+            min_reliability=body.validated_data.get("min_reliability"),
         )
         return Response(queue_data(request, joined=entry), status=status.HTTP_201_CREATED)
 

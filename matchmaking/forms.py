@@ -53,6 +53,19 @@ class PlayNowForm(forms.Form):
         label=gettext_lazy("Their level"), choices=BOT_LEVELS, initial=DEFAULT_BOT_LEVEL, required=False
     )
 
+    min_reliability = forms.IntegerField(
+        label=gettext_lazy("Only players with reliability at least (%)"),
+        required=False,
+        min_value=0,
+        max_value=100,
+        help_text=gettext_lazy("0 to 100; empty: anyone. New players have no reliability yet."),
+        error_messages={
+            "min_value": gettext_lazy("The minimum reliability must be between 0 and 100."),
+            "max_value": gettext_lazy("The minimum reliability must be between 0 and 100."),
+            "invalid": gettext_lazy("Enter a whole number."),
+        },
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # Ids of its own: the lobby's create form beside it has fields of the same names.
         kwargs.setdefault("auto_id", "play-now-%s")

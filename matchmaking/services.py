@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 import durak
 from accounts import presence
 from accounts.models import BOT_LEVELS, User
+from accounts.relations import blocked_pairs
 from durak_site import live
 from durak_site.celery import app, publish_on_commit
 from durak_site.engine_text import engine_message
@@ -100,11 +101,14 @@ def queue_join(
     time_control: str,
     fill_after: timedelta | None = None,
     bot_level: str = DEFAULT_BOT_LEVEL,
+    min_reliability: int | None = None,
 ) -> QueueEntry:
     """Wait for a game of ``preset`` with ``num_players`` players and ``time_control``; replaces
     the player's entry, if any. Pairs at once when enough players wait (the entry comes back
     ``matched``, naming its game). ``fill_after``: let computer players take the empty seats once
-    the player has waited that long (None: people only; zero: at once).
+    the player has waited that long (None: people only; zero: at once). ``min_reliability``:
+    pair them only with players whose reliability is at least this (new players have none: not
+    them); whoever pairs, nobody is seated with a player either of them blocked (``_pair_locked``).
 
     Takes the queue lock (module docstring), then, when computer players may fill in, the
     player's row (``games.services.check_bot_games``: ``TooManyBotGames`` when they have
@@ -119,6 +123,10 @@ def queue_join(
         fill_after=fill_after,
         bot_level=bot_level,
     )
+    if min_reliability is not None and not 0 <= min_reliability <= 100:
+        raise InvalidRules(
+            _("The minimum reliability must be between %(low)s and %(high)s.") % {"low": 0, "high": 100}
+        )
     if user.is_bot or not user.is_active:
         raise NotAllowed(_("Only people can wait for a game."))
     presence.touch(user)  # before the lock: joining is being active, and the queue reads it
@@ -137,6 +145,7 @@ def queue_join(
             time_control=time_control,
             bot_level=bot_level,
             fill_after=fill_after,
+            min_reliability=min_reliability,
             joined_at=now,
             fill_at=None if fill_after is None else now + fill_after,
         )
@@ -191,7 +200,13 @@ def queue_sweep(*, now: datetime | None = None) -> list[Game]:
 
 
 def _pair_locked(bucket: Bucket, *, now: datetime) -> list[Game]:
-    """Under the queue lock: seat the waiting players of ``bucket`` in games, people first."""
+    """Under the queue lock: seat the waiting players of ``bucket`` in games, people first.
+
+    In the order they joined, each player goes to the first table forming that takes them: one
+    where nobody and they are kept apart by a block (``accounts.relations.blocked_pairs``, one
+    query a pass) and where each one's ``min_reliability`` holds for the other (``_suit``). A
+    table that fills starts; the others wait on. The players whose computer fill is due are
+    seated the same way, with computer players in the seats left."""
     preset, num_players, time_control = bucket
     waiting = list(
         QueueEntry.objects.filter(
@@ -207,17 +222,34 @@ def _pair_locked(bucket: Bucket, *, now: datetime) -> list[Game]:
     if gone:
         QueueEntry.objects.filter(pk__in=[entry.pk for entry in gone]).delete()
         waiting = [entry for entry in waiting if entry not in gone]
+    if len(waiting) >= num_players or any(entry.fill_at is not None for entry in waiting):
+        apart = blocked_pairs([entry.user_id for entry in waiting])
+    else:
+        apart = set()
     games = []
-    while len(waiting) >= num_players:
-        group, waiting = waiting[:num_players], waiting[num_players:]
-        games.append(_start_game(group, bucket, now=now, with_bots=False))
+    tables: list[list[QueueEntry]] = []
+    for entry in waiting:
+        table = next((table for table in tables if _suit(entry, table, apart)), None)
+        if table is None:
+            tables.append([entry])
+        else:
+            table.append(entry)
+        if table is not None and len(table) == num_players:
+            tables.remove(table)
+            games.append(_start_game(table, bucket, now=now, with_bots=False))
+    left = [entry for table in tables for entry in table]
+    waiting = sorted(left, key=lambda entry: (entry.joined_at, entry.pk))
     due = [entry for entry in waiting if entry.fill_at is not None and entry.fill_at <= now]
     if due:
         # The game with computer players is its creator's: the first of them who may have one
-        # more (``BOT_GAMES_PER_USER``; the join checked, but a game may have been opened since).
+        # more (``BOT_GAMES_PER_USER``; the join checked, but a game may have been opened since),
+        # with the others due who suit them (the rest wait for the next sweep).
         creator = next((entry for entry in due if game_services.bot_games_left(user=entry.user)), None)
         if creator is not None:
-            group = [creator, *(entry for entry in due if entry is not creator)]
+            group = [creator]
+            for entry in due:
+                if entry is not creator and len(group) < num_players and _suit(entry, group, apart):
+                    group.append(entry)
             games.append(_start_game(group, bucket, now=now, with_bots=True))
         else:  # nobody may: they wait for people, as their pages will say
             QueueEntry.objects.filter(pk__in=[entry.pk for entry in due]).update(
@@ -225,6 +257,24 @@ def _pair_locked(bucket: Bucket, *, now: datetime) -> list[Game]:
             )
             logger.info("play now: no computer fill in %s: its players are at their limit", bucket)
     return games
+
+
+def _suit(entry: QueueEntry, table: list[QueueEntry], apart: set[frozenset[int]]) -> bool:
+    """Whether ``entry`` may sit with everyone at ``table``: no block between them either way,
+    and each one's minimum reliability met by the other."""
+    return all(
+        frozenset((entry.user_id, other.user_id)) not in apart
+        and _reliable_enough(other.user, entry.min_reliability)
+        and _reliable_enough(entry.user, other.min_reliability)
+        for other in table
+    )
+
+
+def _reliable_enough(user: User, minimum: int | None) -> bool:
+    if minimum is None:
+        return True
+    reliability = user.reliability
+    return reliability is not None and reliability >= minimum
 
 
 def _still_here(user: User, now: datetime) -> bool:

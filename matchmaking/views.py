@@ -70,6 +70,7 @@ def _join(request: HttpRequest) -> HttpResponse:
                 time_control=form.cleaned_data["time_control"],
                 fill_after=form.wait(),
                 bot_level=form.cleaned_data.get("bot_level") or services.DEFAULT_BOT_LEVEL,
+                min_reliability=form.cleaned_data.get("min_reliability"),
             )
         except GameError as error:
             form.add_error(None, error.message)

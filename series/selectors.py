@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.relations import blocked_pairs
 from games.exceptions import GameNotFound
 from games.models import Game, Seat
 from games.selectors import visible_games
@@ -123,6 +124,8 @@ class RematchState:
     #: A next game started without an offer (a series' page before offers existed, tests).
     next_game_id: int | None
     viewer_id: int | None
+    #: A block keeps two of its players apart: no next game (``series.services``), none offered.
+    kept_apart: bool = False
 
     @property
     def status(self) -> str:
@@ -139,7 +142,7 @@ class RematchState:
 
     @property
     def can_offer(self) -> bool:
-        return self.seated and self.status in ("none", "declined", "expired")
+        return self.seated and not self.kept_apart and self.status in ("none", "declined", "expired")
 
     @property
     def viewer_accepted(self) -> bool:
@@ -147,7 +150,7 @@ class RematchState:
 
     @property
     def can_answer(self) -> bool:
-        return self.seated and self.status == "open" and not self.viewer_accepted
+        return self.seated and not self.kept_apart and self.status == "open" and not self.viewer_accepted
 
     @property
     def can_withdraw(self) -> bool:
@@ -167,7 +170,8 @@ class RematchState:
 
 def rematch_state(*, game: Game, viewer: User | Any) -> RematchState:
     """The rematch of the finished ``game`` as ``viewer`` sees it. Four queries: the latest
-    offer with its acceptances, the seats with their users, the series entry, its next game."""
+    offer with its acceptances, the seats with their users, the series entry, its next game;
+    and for a player of it, one more: whether a block keeps two of the players apart."""
     offer = (
         RematchOffer.objects.filter(game=game)
         .select_related("offered_by", "decided_by")
@@ -189,8 +193,12 @@ def rematch_state(*, game: Game, viewer: User | Any) -> RematchState:
     expired = bool(
         offer is not None and offer.status == RematchOffer.Status.OPEN and offer.expires_at <= timezone.now()
     ) or bool(offer is not None and offer.status == RematchOffer.Status.EXPIRED)
+    viewer_id = getattr(viewer, "pk", None) if getattr(viewer, "is_authenticated", False) else None
+    seated_ids = [seat.user_id for seat in seats]
+    kept_apart = viewer_id in seated_ids and bool(blocked_pairs(seated_ids))
     return RematchState(
         game=game,
+        kept_apart=kept_apart,
         offer=offer,
         answers=answers,
         expired=expired,

@@ -23,6 +23,7 @@ from django.utils.translation import ngettext
 
 import durak
 from accounts.models import User
+from accounts.relations import blocked_pairs
 from durak_site import live
 from games import services as games
 from games.exceptions import GameNotFound, InvalidRules, NotAllowed, WrongStatus
@@ -123,6 +124,7 @@ def _start_next_game(
     )
     if already is not None:
         return already.game
+    _refuse_kept_apart(seats)
     if any(seat.user.is_bot for seat in seats):  # its creator's row is locked (``_lock_finished``)
         games.check_bot_games(user=seats[0].user, asked_by=asked_by or user)
     series, number = entry.series, entry.number + 1
@@ -148,6 +150,13 @@ def _start_next_game(
 
 
 # --- A rematch by consent ---------------------------------------------------------------------
+
+
+def _refuse_kept_apart(seats: list[Seat]) -> None:
+    """No next game where a block keeps two of the players apart (``accounts.relations``: from
+    the next game on; the finished one was not affected). The words name no block."""
+    if blocked_pairs([seat.user_id for seat in seats]):
+        raise NotAllowed(_("A rematch is not possible with these players."))
 
 
 def _players(game: Game) -> list[Seat]:
@@ -197,6 +206,7 @@ def rematch_offer(*, user: User, game_id: int, games_agreed: int | None = None) 
     _seat_of(seats, user)
     if _following(game) is not None:
         raise WrongStatus(_("The next game has started already."))
+    _refuse_kept_apart(seats)
     existing = _live_offer(game)
     if existing is not None:
         if existing.status == RematchOffer.Status.ACCEPTED:
@@ -276,6 +286,7 @@ def rematch_accept(*, user: User, game_id: int) -> RematchOffer:
     if offer is not None and offer.status == RematchOffer.Status.ACCEPTED:
         return offer  # the same answer to the same yes
     offer = _open_offer(game)
+    _refuse_kept_apart(seats)
     RematchAcceptance.objects.get_or_create(offer=offer, user=user)
     accepted = set(offer.acceptances.values_list("user_id", flat=True))
     _changed_on_commit(game)

@@ -1,17 +1,29 @@
 """Reads for profiles, leaderboards and moderators: aggregated rows only, so a page costs the
 same few queries whether a player has five games or five thousand."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import ExpressionWrapper, F, FloatField, Prefetch, Q, QuerySet
+from django.db.models import (
+    Case,
+    Expression,
+    ExpressionWrapper,
+    F,
+    FloatField,
+    Prefetch,
+    Q,
+    QuerySet,
+    Value,
+    When,
+)
+from django.db.models.functions import Cast
 
 from accounts.models import User
 from games.models import Game, Seat
 from games.selectors import visible_games
 
-from .ledger import ordinal
+from .ledger import mode_of, ordinal
 from .models import Mode, PairStats, PlayerStats, Rating, RatingChange
 
 #: Rating farming: at least this many games together ...
@@ -34,6 +46,39 @@ class Profile:
     #: prefetched.
     recent: list[Seat]
     in_progress: int
+
+
+@dataclass(frozen=True)
+class ShownRatings:
+    """A player's rating in each mode as the pages show it (the conservative ``ordinal``, to
+    one decimal), for a game's rating range (``games.hooks.ratings_of``, ``games.limits``).
+    A mode the player has no rated game in is missing: unrated there."""
+
+    by_mode: Mapping[str, float]
+
+    def in_rules(self, rules: Mapping[str, Any], /) -> float | None:
+        return self.by_mode.get(mode_of(rules))
+
+    def over_games(self) -> Expression:
+        # ``mode_of`` in SQL: a game is in the transfer mode when its rules say ``transfer``.
+        def shown(mode: str) -> Value:
+            return Value(self.by_mode.get(mode), output_field=FloatField())
+
+        # Cast: with both NULL, PostgreSQL would take the CASE for text.
+        return Cast(
+            Case(
+                When(rules__transfer=True, then=shown(Mode.TRANSFER)),
+                default=shown(Mode.THROW_IN),
+                output_field=FloatField(),
+            ),
+            FloatField(),
+        )
+
+
+def ratings_of(user_id: int, /) -> ShownRatings:
+    """``user_id``'s ``ShownRatings`` (over every number of players): one query."""
+    rows = Rating.objects.filter(user_id=user_id, players=0, games__gt=0).values_list("mode", "ordinal")
+    return ShownRatings(by_mode={mode: round(value, 1) for mode, value in rows})
 
 
 def profile(

@@ -8,6 +8,7 @@ from django.core.management import call_command
 
 from games import hooks
 from notifications import services as notifications
+from stats import selectors as stats_selectors
 from stats import services as stats
 
 
@@ -20,6 +21,7 @@ def test_the_apps_register_their_answers_when_the_site_starts() -> None:
     assert list(hooks.reminders_sent) == [notifications.reminders_sent]
     assert list(hooks.sweep) == [notifications.send_time_warnings, notifications.send_claim_warnings]
     assert list(hooks.game_finished) == [stats.game_finished]
+    assert list(hooks.ratings_of) == [stats_selectors.ratings_of]
 
 
 def test_every_hook_is_checked() -> None:
