@@ -67,7 +67,11 @@ def test_the_friends_page_shows_requests_friends_presence_and_shared_games() -> 
     olya = page[page.index(">olya<") :].split("</li>")[0]
     assert "games together: 2" in olya
     assert reverse("games:detail", args=[shared_latest.pk]) in olya
-    assert f"{reverse('games:create')}?invite=olya" in olya
+    invite = f"{reverse('games:lobby')}?invite=olya#new-game"
+    assert invite in olya
+    # The link opens the create form with her in it (the form posts to games:create).
+    form = client_for(me).get(invite.split("#")[0]).content.decode()
+    assert 'name="invite"' in form and 'value="olya"' in form.split('name="invite"', 1)[1].split(">", 1)[0]
     assert "no games together yet" in page[page.index(">boris<") :].split("</li>")[0]
 
 
