@@ -16,14 +16,14 @@ from django.utils import timezone
 from games import services as games
 from games.models import Seat
 from notifications import services as notification_services
-from notifications.models import Kind, Notification
+from notifications.models import Kind, Notification, Preferences
 from tests.factories import LONGER_DEAL, GameFactory, UserFactory
 
 from .conftest import Mailbox
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BUTTON = re.compile(r'<a href="https://durak\.example/games/\d+/" style="font-weight: bold">([^<]*)</a>')
+BUTTON = re.compile(r'<a href="https://durak\.example/(?:games/\d+|friends)/" style="font-weight: bold">([^<]*)</a>')
 
 
 SUBJECT = {"ru": "Ваш ход", "en": "Your move"}
@@ -38,7 +38,14 @@ def params_of(kind: str, game_id: int) -> dict[str, object]:
         Kind.TIME_LOW: {"game": game_id, "deadline": deadline, "share": 90},
         Kind.REMATCH: {"game": game_id, "by": "boris", "preset": "classic", "rematch": 3},
         Kind.CLAIM_POSSIBLE: {"game": game_id, "by": ["boris"], "since": timezone.now().isoformat()},
+        Kind.FRIEND_REQUEST: {"by": "boris"},
+        Kind.FRIEND_ACCEPTED: {"by": "boris"},
     }[kind]
+
+
+#: The kinds about a player, not a game: their button opens the friends page.
+FRIEND_KINDS = {Kind.FRIEND_REQUEST, Kind.FRIEND_ACCEPTED}
+FRIENDS_WORDS = {"ru": "Открыть страницу друзей", "en": "Open your friends page"}
 
 
 def button_and_line(message: EmailMessage) -> tuple[str, str]:
@@ -46,7 +53,11 @@ def button_and_line(message: EmailMessage) -> tuple[str, str]:
     html = message.get_body(preferencelist=("html",))
     assert text is not None and html is not None
     [button] = BUTTON.findall(html.get_content())
-    [line] = [line for line in text.get_content().splitlines() if "https://durak.example/games/" in line]
+    [line] = [
+        line
+        for line in text.get_content().splitlines()
+        if "https://durak.example/games/" in line or "https://durak.example/friends/" in line
+    ]
     return button, line.split(" https://")[0]
 
 
@@ -62,7 +73,12 @@ def test_the_main_button_reads_as_the_text_part(smtp: Mailbox, kind: str, langua
         Notification.objects.filter(user=reader).update(read_at=timezone.now())
         smtp.messages.clear()
         with transaction.atomic():
-            notification_services.notify(user=reader, kind=kind, params=params_of(kind, game.pk), game=game)
+            about = None if kind in FRIEND_KINDS else game
+            # Every kind's e-mail wanted (an accepted request is not e-mailed by default).
+            Preferences.objects.update_or_create(user=reader, defaults={f"email_{kind}": True})
+            notification_services.notify(user=reader, kind=kind, params=params_of(kind, game.pk), game=about)
     [message] = smtp.to(reader.email, subject_part="" if kind != Kind.YOUR_MOVE else SUBJECT[language])
     button, line = button_and_line(message)
+    if kind in FRIEND_KINDS:
+        words = FRIENDS_WORDS[language]
     assert (button, line) == (words, f"{words}:")
