@@ -23,7 +23,9 @@ from .conftest import Mailbox
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BUTTON = re.compile(r'<a href="https://durak\.example/(?:games/\d+|friends)/" style="font-weight: bold">([^<]*)</a>')
+BUTTON = re.compile(
+    r'<a href="https://durak\.example/(?:games/\d+|friends)/" style="font-weight: bold">([^<]*)</a>'
+)
 
 
 SUBJECT = {"ru": "Ваш ход", "en": "Your move"}
