@@ -150,6 +150,12 @@ def rematch_channel(game_id: int) -> str:
     return f"game-{game_id}-rematch"
 
 
+def tournament_channel(tournament_id: int) -> str:
+    """News of one tournament (a registration, a round opened, a game of it ended, its end):
+    ``{"tournament": id, "version": n}``."""
+    return f"tournament-{tournament_id}"
+
+
 def user_channel(user_id: int) -> str:
     """One user's bell: ``{"unread": n, "waiting": m}``."""
     return f"user-{user_id}"

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "moderation",
     "matchmaking",
     "club",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -338,6 +339,10 @@ WEB_PUSH_SERVICES = env.list(
 # every MATCHMAKING_SWEEP_SECONDS (each join pairs at once, and each wait queues its own sweep too).
 MATCHMAKING_SWEEP_SECONDS = env.int("MATCHMAKING_SWEEP_SECONDS", default=5)
 # django-celery-beat's DatabaseScheduler copies these entries into its tables when beat starts.
+# Tournaments (issue 31): beat starts them, opens their rounds and finishes them this often; a
+# tournament game's end also queues its step at once, so this is the net, not the pace.
+TOURNAMENT_SWEEP_SECONDS = env.int("TOURNAMENT_SWEEP_SECONDS", default=5)
+
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
@@ -353,6 +358,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "notifications.tasks.send_pending_emails",
         "schedule": float(NOTIFICATION_EMAIL_SWEEP_SECONDS),
         "options": {"expires": float(NOTIFICATION_EMAIL_SWEEP_SECONDS)},
+    },
+    "sweep-tournaments": {
+        "task": "tournaments.tasks.sweep_tournaments",
+        "schedule": float(max(TOURNAMENT_SWEEP_SECONDS, 1)),
+        "options": {"expires": float(max(TOURNAMENT_SWEEP_SECONDS, 1))},
     },
     "sweep-play-now": {
         "task": "matchmaking.tasks.sweep_queue",

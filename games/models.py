@@ -91,6 +91,10 @@ class Game(models.Model):
     )
 
     # Who may join (set by the creator; ``games.limits`` decides, the lobby hides the rest).
+    #: A tournament may be unrated (``tournaments``): its games change no rating or stat.
+    rated = models.BooleanField(
+        default=True, help_text="Counted in the players' ratings and stats (stats.services.game_finished)."
+    )
     join_friends_only = models.BooleanField(
         default=False, help_text="Only friends of the creator may take a seat."
     )

@@ -18,7 +18,7 @@ emails and other side effects are queued for after the commit.
 
 import logging
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -144,6 +144,7 @@ def game_create(
     join_rating_min: int | None = None,
     join_rating_max: int | None = None,
     join_language: str = "",
+    rated: bool = True,
 ) -> Game:
     """Open a new game with its creator in seat 0.
 
@@ -217,6 +218,7 @@ def game_create(
         join_rating_min=join_rating_min,
         join_rating_max=join_rating_max,
         join_language=join_language,
+        rated=rated,
     )
     Seat.objects.create(game=game, user=creator, position=0)
     # A new open game is news for the lobby (``versions`` tells its live channel on commit).
@@ -796,6 +798,30 @@ def game_claim(*, user: User, game_id: int, expected_version: int | None = None)
 
 
 # Computer players' seats (``games.bots`` gives them their accounts and their turns).
+
+
+@transaction.atomic
+def game_seated(*, players: Sequence[User], **options: Any) -> Game:
+    """A game of exactly ``players``, seated in that order (``players[0]`` its creator, in
+    seat 0), started at once: the game a tournament's pairing (``tournaments``) decided.
+    ``options`` as ``game_create`` takes them, but for ``num_players``, which is ``len(players)``.
+
+    The pairing chose these players, so no join limit, block or invitation is asked (the
+    tournament asked its own at registration); everything else is ``game_create``'s and
+    ``_start``'s, the one path every game takes: clocks, notifications, history."""
+    if len(set(user.pk for user in players)) != len(players):
+        raise InvalidRules(_("A player cannot take two seats at one table."))
+    game = game_create(creator=players[0], num_players=len(players), **options)
+    game = write.lock(game.pk)
+    seats = write.seats_of(game)
+    for position, user in enumerate(players[1:], start=1):
+        seat = Seat.objects.create(game=game, user=user, position=position)
+        write.remember(seat)
+        seats.append(seat)
+    game.version += 1
+    _start(game, seats)
+    write.save(game, seats)
+    return game
 
 
 @transaction.atomic

@@ -30,11 +30,12 @@ def game_finished(*, game: Game, seats: Iterable[Seat], engine: durak.Game) -> N
     """Count a game that has just finished: its players' stats, pair records and ratings.
 
     Called by the games app inside the transaction that finishes the game (the game row
-    is locked there), so the numbers change if and only if the finish commits. The rows it
+    is locked there), so the numbers change if and only if the finish commits. An unrated game
+    (``Game.rated`` False: an unrated tournament's) changes nothing. The rows it
     changes are locked (``select_for_update``, in primary-key order) so that two games ending
     at once for the same player add up. A game is counted once (``CountedGame``).
     """
-    if engine.outcome() is None or game.finished_at is None:
+    if engine.outcome() is None or game.finished_at is None or not game.rated:
         return
     record = game_record(
         game_id=game.pk,
@@ -90,9 +91,9 @@ def _locked_ledger(record: GameRecord) -> Ledger:
 
 
 def finished_game_records() -> Iterable[GameRecord]:
-    """Every finished game's record, in the order the games finished."""
+    """Every finished rated game's record, in the order the games finished."""
     games = (
-        Game.objects.filter(status=Game.Status.FINISHED, finished_at__isnull=False)
+        Game.objects.filter(status=Game.Status.FINISHED, finished_at__isnull=False, rated=True)
         .exclude(state=None)
         .only("pk", "preset", "finished_at", "state")
         .prefetch_related("seats")

@@ -66,6 +66,8 @@ ALLOWED_LAZY_IMPORTS: dict[tuple[str, str], str] = {
     ("notifications.apps", "notifications.tasks"): TASKS,
     ("stats.apps", "stats.selectors"): HOOKS,
     ("stats.apps", "stats.services"): HOOKS,
+    ("tournaments.apps", "tournaments.services"): HOOKS,
+    ("tournaments.apps", "tournaments.tasks"): TASKS,
 }
 
 #: Function-level imports that others are taking out right now (exactly, as the cycles).
