@@ -186,6 +186,7 @@ def celery_env(transactional_db: Any, tmp_path: Path) -> Iterator[CeleryEnv]:
         "CELERY_REDIS_KEY_PREFIX": prefix,
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "TIMEOUT_SWEEP_SECONDS": str(SWEEP_SECONDS),
+        "TOURNAMENT_SWEEP_SECONDS": str(SWEEP_SECONDS),
         "PYTHONUNBUFFERED": "1",
     }
     saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager", "broker_transport_options")}
