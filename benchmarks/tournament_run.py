@@ -74,7 +74,12 @@ class Timed:
 
 def players(prefix: str, count: int) -> list[Any]:
     from accounts.models import User
+    from games.models import Game
+    from tournaments.models import Tournament
 
+    # The last run's rows, in the order their protections allow.
+    Tournament.objects.filter(name__startswith="bench ").delete()
+    Game.objects.filter(seats__user__username__startswith=prefix).delete()
     User.objects.filter(username__startswith=prefix).delete()
     User.objects.bulk_create(
         [User(username=f"{prefix}{n}", email=f"{prefix}{n}@example.com", password="!") for n in range(count)]
@@ -117,7 +122,6 @@ def play(game_id: int, moves: int, bot: Any) -> int:
 
 def run(label: str, count: int, moves: int, **fields: Any) -> None:
     from django.db import connection
-    from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
     from games.bots import make_bot
@@ -148,13 +152,19 @@ def run(label: str, count: int, moves: int, **fields: Any) -> None:
     def step(now: Any) -> tuple[float, float, int]:
         """One sweep as beat runs it: (pairing CPU ms, wall s, statements)."""
         calls = sum(len(w.took) for w in timed.values())
-        with CaptureQueriesContext(connection) as queries:
+        statements = [0]
+
+        def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+            statements[0] += 1
+            return execute(sql, params, many, context)
+
+        with connection.execute_wrapper(count):
             started = time.perf_counter()
             services.sweep(now=now)
             took = time.perf_counter() - started
         paired = [w.took[-1] for w in timed.values() if w.took]
         pair_ms = max(paired) * 1000 if sum(len(w.took) for w in timed.values()) > calls else 0.0
-        return pair_ms, took, len(queries)
+        return pair_ms, took, statements[0]
 
     try:
         opening = step(t.starts_at)
