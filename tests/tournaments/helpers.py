@@ -28,7 +28,7 @@ def tournament(creator: User | None = None, **fields: Any) -> Tournament:
 
 
 def with_players(t: Tournament, count: int) -> list[User]:
-    users = UserFactory.create_batch(count)
+    users: list[User] = UserFactory.create_batch(count)
     for user in users:
         services.tournament_register(user=user, tournament_id=t.pk)
     return users
@@ -81,9 +81,10 @@ def finish_round(t: Tournament, losers: dict[int, User] | None = None) -> None:
 
 def tables_of(t: Tournament, number: int) -> list[tuple[int, ...]]:
     """Each table of round ``number`` as its players' user ids in seat order; a bye alone."""
-    out = []
+    out: list[tuple[int, ...]] = []
     for table in Table.objects.filter(round__tournament=t, round__number=number).order_by("board"):
         if table.game_id is None:
+            assert table.bye_id is not None
             out.append((table.bye_id,))
         else:
             out.append(

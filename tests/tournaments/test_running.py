@@ -114,6 +114,7 @@ def test_a_live_round_waits_for_its_scheduled_end() -> None:
     t = started(t)
     assert t.next_round_at == Round.objects.get(tournament=t, number=1).ends_at
     finish_round(t)
+    assert t.next_round_at is not None
     assert not services.advance(tournament_id=t.pk, now=t.next_round_at - timedelta(seconds=1))
     assert services.advance(tournament_id=t.pk, now=t.next_round_at)
     t.refresh_from_db()
@@ -189,6 +190,7 @@ def time_out(game: Game, sleeper: Any) -> None:
             game_services.game_settle_stalled(game_id=game.pk)
             continue
         seat = waiting[0]
+        assert game.state is not None
         engine = durak.Game.from_dict(game.state)
         action = engine.legal_actions(seat.position)[0]
         game_services.make_move(user=seat.user, game_id=game.pk, action=action, expected_version=game.version)

@@ -31,7 +31,7 @@ def test_two_beats_run_a_tournament_to_its_end_one_round_at_a_time(celery_env: C
     celery_env.start_beat("beat1")
     celery_env.start_beat("beat2")
     for number in (1, 2, 3):
-        wait_until(lambda n=number: round_number(t) == n, PATIENCE, f"round {number} opened")
+        wait_until(lambda: round_number(t) == number, PATIENCE, f"round {number} opened")  # noqa: B023
         games = round_games(t, number)
         assert len(games) == 3
         for game in games:
