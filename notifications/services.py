@@ -175,6 +175,7 @@ def notify(
     prefs: Preferences | None = None,
     seat: Seat | None = None,
     push_subscribed: bool | None = None,
+    tournament_id: int | None = None,
 ) -> Notification | None:
     """Record one notification as the user's preferences want it: under the bell, by email,
     pushed to their devices, any of these or none. One that is not for the bell is stored
@@ -201,6 +202,7 @@ def notify(
     )
     if write is None:
         return None
+    write = replace(write, tournament_id=tournament_id)
     if kind == Kind.YOUR_MOVE and game is not None:
         [notification] = _write_turns(game=game, writes=[write], now=now)
     else:
