@@ -1,6 +1,7 @@
 from django.apps import AppConfig
 
 from games import hooks
+from tournaments import signals as tournament_signals
 
 
 class NotificationsConfig(AppConfig):
@@ -14,7 +15,10 @@ class NotificationsConfig(AppConfig):
         # it as well; under CELERY_TASK_ALWAYS_EAGER a task queued by name then runs at once).
         from accounts import relations
 
-        from . import tasks  # noqa: F401
+        from . import (
+            tasks,  # noqa: F401
+            tournament_news,
+        )
         from .services import (
             bells_changed,
             friend_accepted,
@@ -42,3 +46,12 @@ class NotificationsConfig(AppConfig):
         # after their commit, that write the recipient's notifications here.
         relations.friend_requested.connect(friend_requested, dispatch_uid="notifications.friend_requested")
         relations.friend_accepted.connect(friend_accepted, dispatch_uid="notifications.friend_accepted")
+        # Tournaments sit below notifications too: their news are signals, sent after each
+        # change's commit, that write the players' notifications here (``tournament_news``).
+        for signal, receiver in (
+            (tournament_signals.registration_opened, tournament_news.registration_opened),
+            (tournament_signals.registration_closing, tournament_news.registration_closing),
+            (tournament_signals.round_opened, tournament_news.round_opened),
+            (tournament_signals.tournament_finished, tournament_news.tournament_finished),
+        ):
+            signal.connect(receiver, dispatch_uid=f"notifications.{receiver.__name__}")

@@ -13,7 +13,7 @@ Beneath the models (a row's ``message`` is made here): this module knows the kin
 from datetime import datetime
 from typing import Any
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from accounts.computers import bot_number, computer_name
 from accounts.models import User
@@ -148,7 +148,106 @@ def notification_text(kind: str, params: dict[str, Any], user: User) -> str:
         return gettext("%(name)s asks to be your friend.") % {"name": params.get("by", "")}
     if kind == Kind.FRIEND_ACCEPTED:
         return gettext("%(name)s accepted your friend request.") % {"name": params.get("by", "")}
+    if kind in _TOURNAMENT_TEXT:
+        return _TOURNAMENT_TEXT[Kind(kind)](params, user)
     raise ValueError(f"unknown notification kind {kind!r}")
+
+
+def opponents_facts(opponents: list[Any]) -> list[dict[str, Any]]:
+    """The facts naming a round's opponents (users), a computer player's level and seat number
+    besides (:func:`_name_facts`): named in the reader's language when read."""
+    return [_name_facts("name", user) for user in opponents if user is not None]
+
+
+def _opponents(params: dict[str, Any]) -> str:
+    return ", ".join(_name(facts, "name") for facts in params.get("against") or [])
+
+
+def place_words(rank: int) -> str:
+    """A final place in the active language: "1st", "2nd", "3rd", "11th", "21st"; "3-e" (with a
+    Cyrillic e) in Russian (the word for a place is neuter).
+
+    >>> [place_words(rank) for rank in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st', '111th']
+    """
+    last, tens = rank % 10, rank % 100
+    if last == 1 and tens != 11:
+        words = pgettext("a final place ending in 1 (not 11): 1st, 21st", "%(rank)dst")
+    elif last == 2 and tens != 12:
+        words = pgettext("a final place ending in 2 (not 12): 2nd, 22nd", "%(rank)dnd")
+    elif last == 3 and tens != 13:
+        words = pgettext("a final place ending in 3 (not 13): 3rd, 23rd", "%(rank)drd")
+    else:
+        words = pgettext("any other final place: 4th, 11th, 12th", "%(rank)dth")
+    return words % {"rank": rank}
+
+
+def _tournament_open(params: dict[str, Any], user: User) -> str:
+    return gettext("Registration for the tournament “%(tournament)s” is open: it starts on %(starts)s.") % {
+        "tournament": params.get("name", ""),
+        "starts": _moment(params.get("starts"), user),
+    }
+
+
+def _tournament_soon(params: dict[str, Any], user: User) -> str:
+    return gettext("The tournament “%(tournament)s” you registered for starts on %(starts)s.") % {
+        "tournament": params.get("name", ""),
+        "starts": _moment(params.get("starts"), user),
+    }
+
+
+def _tournament_round(params: dict[str, Any], user: User) -> str:
+    return gettext(
+        "Round %(round)s of the tournament “%(tournament)s” has started: your game against %(against)s."
+    ) % {
+        "round": params.get("round", ""),
+        "tournament": params.get("name", ""),
+        "against": _opponents(params),
+    }
+
+
+def _tournament_ended(params: dict[str, Any], user: User) -> str:
+    facts = {"tournament": params.get("name", "")}
+    if params.get("cancelled"):
+        return gettext("The tournament “%(tournament)s” was cancelled.") % facts
+    rank, count = params.get("rank"), int(params.get("count") or 0)
+    if not rank:
+        return gettext("The tournament “%(tournament)s” has ended.") % facts
+    return gettext("The tournament “%(tournament)s” has ended: you finished %(place)s of %(count)d.") % {
+        **facts,
+        "place": place_words(int(rank)),
+        "count": count,
+    }
+
+
+_TOURNAMENT_TEXT = {
+    Kind.TOURNAMENT_OPEN: _tournament_open,
+    Kind.TOURNAMENT_SOON: _tournament_soon,
+    Kind.TOURNAMENT_ROUND: _tournament_round,
+    Kind.TOURNAMENT_ENDED: _tournament_ended,
+}
+
+
+def tournament_games_started(count: int) -> str:
+    """The subject of one e-mail for the round games of several tournaments that have started."""
+    return ngettext(
+        "%(count)d tournament game of yours has started",
+        "%(count)d tournament games of yours have started",
+        count,
+    ) % {"count": count}
+
+
+def _tournament_subject(kind: str, params: dict[str, Any]) -> str:
+    facts = {"tournament": params.get("name", ""), "round": params.get("round", "")}
+    if kind == Kind.TOURNAMENT_OPEN:
+        return gettext("Registration is open: %(tournament)s") % facts
+    if kind == Kind.TOURNAMENT_SOON:
+        return gettext("%(tournament)s starts soon") % facts
+    if kind == Kind.TOURNAMENT_ROUND:
+        return gettext("Round %(round)s of %(tournament)s has started") % facts
+    if params.get("cancelled"):
+        return gettext("%(tournament)s was cancelled") % facts
+    return gettext("%(tournament)s has ended") % facts
 
 
 def _rematch(params: dict[str, Any]) -> str:
@@ -197,6 +296,8 @@ def your_move_in_games(count: int) -> str:
 
 def subject(kind: str, game: object, params: dict[str, Any] | None = None) -> str:
     """An email's subject line, in the active language (``params``: the notification's facts)."""
+    if kind in _TOURNAMENT_TEXT:
+        return _tournament_subject(kind, params or {})
     if kind == Kind.TIME_LOW and _first_reminder(params or {}):
         return gettext("Half of your move time is gone in game %(game)s") % {"game": game}
     if kind == Kind.FRIEND_REQUEST:

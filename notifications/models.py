@@ -18,7 +18,8 @@ from django.db import models
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from .kinds import Kind
+from .kinds import FRIEND_KINDS, Kind
+from .links import friends_path, game_path, tournament_path
 from .messages import notification_text
 
 __all__ = ["Kind", "Notification", "Preferences", "PushSubscription"]
@@ -28,6 +29,11 @@ class Notification(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    #: The tournament a notification of ``kinds.TOURNAMENT_KINDS`` is about (a round's has its
+    #: game as well).
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
     #: The English sentence at the time of writing (the admin's column); readers get ``message``.
     text = models.CharField(_("text"), max_length=300)
     #: The facts the sentence is made from, in each reader's language (``notifications.messages``).
@@ -86,6 +92,17 @@ class Notification(models.Model):
             return self.text
         return notification_text(self.kind, self.params, self.user)
 
+    @property
+    def link(self) -> str | None:
+        """The path of the page it is about: its game's, its tournament's, the friends page."""
+        if self.game_id is not None:
+            return game_path(self.game_id)
+        if self.tournament_id is not None:
+            return tournament_path(self.tournament_id)
+        if self.kind in FRIEND_KINDS:
+            return friends_path()
+        return None
+
     def set_params(self, params: dict[str, Any]) -> None:
         """The facts and their English sentence, as written."""
         self.params = params
@@ -121,6 +138,15 @@ class Preferences(models.Model):
     email_friend_request = models.BooleanField(_("friend request: by email"), default=True)
     web_friend_accepted = models.BooleanField(_("friend request accepted: on the site"), default=True)
     email_friend_accepted = models.BooleanField(_("friend request accepted: by email"), default=False)
+    # A tournament's registration opening is news, not a call: on the site only, by default.
+    web_tournament_open = models.BooleanField(_("tournament registration open: on the site"), default=True)
+    email_tournament_open = models.BooleanField(_("tournament registration open: by email"), default=False)
+    web_tournament_soon = models.BooleanField(_("tournament starting soon: on the site"), default=True)
+    email_tournament_soon = models.BooleanField(_("tournament starting soon: by email"), default=True)
+    web_tournament_round = models.BooleanField(_("tournament round started: on the site"), default=True)
+    email_tournament_round = models.BooleanField(_("tournament round started: by email"), default=True)
+    web_tournament_ended = models.BooleanField(_("tournament ended: on the site"), default=True)
+    email_tournament_ended = models.BooleanField(_("tournament ended: by email"), default=True)
     # Pushed to the user's devices (``notifications.push``): on by default only for what asks the
     # player to act now; the rest stays on the bell and in the mailbox unless they choose more.
     push_your_move = models.BooleanField(_("your move: push"), default=True)
@@ -132,6 +158,11 @@ class Preferences(models.Model):
     push_claim_possible = models.BooleanField(_("a claim is possible: push"), default=True)
     push_friend_request = models.BooleanField(_("friend request: push"), default=False)
     push_friend_accepted = models.BooleanField(_("friend request accepted: push"), default=False)
+    push_tournament_open = models.BooleanField(_("tournament registration open: push"), default=False)
+    push_tournament_soon = models.BooleanField(_("tournament starting soon: push"), default=False)
+    # A round's game waits for its players (a live one at once): it asks them to act.
+    push_tournament_round = models.BooleanField(_("tournament round started: push"), default=True)
+    push_tournament_ended = models.BooleanField(_("tournament ended: push"), default=False)
     daily_digest = models.BooleanField(
         _("one daily email listing the games waiting for me, instead of an email per game"),
         default=False,

@@ -17,6 +17,8 @@ send, never when the change is made:
   before it is decided. The "your move"s of one player that are pending then go out as one
   message: the e-mail and the push each claim all of them in one UPDATE (``services``,
   ``push_batch``).
+- **Once per game start.** A tournament's game is announced by its round's notification
+  (``tournament_news``), never by a "game started" as well.
 - **Per channel.** The player's preferences for the kind; a "your move" e-mail never with the
   daily digest; a "time almost up" reminder by push when the player chose push and has a
   browser subscribed, else by e-mail.
@@ -41,6 +43,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Game, Seat
+from tournaments.models import Table
 
 from . import vapid
 from .models import Kind, Notification, Preferences, PushSubscription
@@ -174,6 +177,9 @@ def should_send(
         raise ValueError(f"unknown channel {channel!r}")
     if game is None:
         return True
+    if kind == Kind.GAME_STARTED and Table.objects.filter(game_id=game.pk).exists():
+        # A tournament's game: its start is the round's news (``tournament_news.round_opened``).
+        return False
     if isinstance(seat, _Unset):
         seat = Seat.objects.filter(game=game, user=user).first()
     if watching(seat, now=now) or present(seat, now=now):

@@ -13,7 +13,7 @@ and signed for with the site's VAPID key (``notifications.vapid``, RFC 8292) by 
 POSTed to the endpoint; the site's service worker (``/sw.js``) shows it.
 
 What a push says: the notification's sentence in its reader's language, the game's number and
-players, and the game's URL. Never a card, the stock or the seed: only what the bell shows.
+players, and the game's URL (a tournament's news: its name, a round's opponents, its page). Never a card, the stock or the seed: only what the bell shows.
 
 **No lock is held and no transaction is open while a push service is talked to**
 (docs/locking.md): ``deliver`` reads the rows without locks (autocommit), sends, then writes
@@ -52,7 +52,6 @@ from accounts.models import User
 from games.models import Seat
 
 from . import messages, policy
-from .kinds import FRIEND_KINDS
 from .models import Kind, Notification, Preferences, PushSubscription
 from .vapid import b64url_decode, enabled, vapid
 
@@ -65,7 +64,14 @@ SEND_TIMEOUT = 10.0
 #: Browsers one user may have subscribed at once; a new one beyond it replaces their oldest.
 MAX_SUBSCRIPTIONS_PER_USER = 20
 #: What the player should act on now reaches a sleeping phone at once; the rest may wait.
-URGENT_KINDS = {Kind.YOUR_MOVE, Kind.TIME_LOW, Kind.INVITED, Kind.REMATCH, Kind.CLAIM_POSSIBLE}
+URGENT_KINDS = {
+    Kind.YOUR_MOVE,
+    Kind.TIME_LOW,
+    Kind.INVITED,
+    Kind.REMATCH,
+    Kind.CLAIM_POSSIBLE,
+    Kind.TOURNAMENT_ROUND,
+}
 #: Kinds that are worth pushing only while the player is still waited for in an active game.
 TURN_KINDS = {Kind.YOUR_MOVE, Kind.TIME_LOW}
 
@@ -227,8 +233,10 @@ def push_for(notification: Notification, *, now: datetime | None = None) -> Push
             return Push(
                 title=str(messages.subject(notification.kind, "", notification.params)).strip(),
                 body=body,
-                url=reverse("club:friends" if notification.kind in FRIEND_KINDS else "notifications:list"),
-                tag=f"notification-{notification.pk}",
+                url=notification.link or reverse("notifications:list"),
+                tag=f"tournament-{notification.tournament_id}"
+                if notification.tournament_id is not None
+                else f"notification-{notification.pk}",
                 ttl=int(ttl.total_seconds()),
                 urgency="normal",
             )

@@ -2,8 +2,8 @@
 
 The app's modules, each importing only those beneath it::
 
-    kinds → messages → models → vapid → policy → queue → push → services → tasks
-                                                         (forms, views and admin on top)
+    kinds, links → messages → models → vapid → policy → queue → push → services
+        → tournament_news → tasks                    (forms, views and admin on top)
 
 ``tasks`` is the top: thin callers of the services and the push, which they import. So the
 services, which queue an email's or a push's task, never import the task objects; they queue

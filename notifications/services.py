@@ -36,7 +36,7 @@ import json
 import logging
 import smtplib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -60,7 +60,7 @@ from games.models import Game, Seat
 from games.selectors import turn_counts
 
 from . import messages, policy, push, queue
-from .kinds import FRIEND_KINDS
+from .kinds import BATCHED_EMAIL_KINDS, FRIEND_KINDS
 from .messages import format_local
 from .models import Kind, Notification, Preferences, PushSubscription
 
@@ -117,11 +117,23 @@ class _Write:
     #: Its push task is to be queued: the site pushes, the user wants the kind pushed and has a
     #: browser subscribed (None: whether they have one was not read with the seat).
     push: bool | None
+    #: The tournament it is about (``kinds.TOURNAMENT_KINDS``), and its game when not given to
+    #: ``row`` (a bulk write of many games' rows: ``notify_each``).
+    tournament_id: int | None = None
+    game_id: int | None = None
 
-    def row(self, game: Game | None) -> Notification:
+    def row(self, game: Game | None = None) -> Notification:
         notification = Notification(
-            user=self.user, kind=self.kind, game=game, read_at=self.read_at, email_pending=self.email_due
+            user=self.user,
+            kind=self.kind,
+            read_at=self.read_at,
+            email_pending=self.email_due,
+            tournament_id=self.tournament_id,
         )
+        if game is not None:
+            notification.game = game
+        else:
+            notification.game_id = self.game_id
         notification.set_params(self.params)
         return notification
 
@@ -163,6 +175,7 @@ def notify(
     prefs: Preferences | None = None,
     seat: Seat | None = None,
     push_subscribed: bool | None = None,
+    tournament_id: int | None = None,
 ) -> Notification | None:
     """Record one notification as the user's preferences want it: under the bell, by email,
     pushed to their devices, any of these or none. One that is not for the bell is stored
@@ -189,6 +202,7 @@ def notify(
     )
     if write is None:
         return None
+    write = replace(write, tournament_id=tournament_id)
     if kind == Kind.YOUR_MOVE and game is not None:
         [notification] = _write_turns(game=game, writes=[write], now=now)
     else:
@@ -196,6 +210,49 @@ def notify(
         notification.save()
     _queue(writes=[write], rows=[notification])
     return notification
+
+
+@dataclass(frozen=True)
+class News:
+    """One notification of a bulk write (``notify_each``): for whom, what, about which game or
+    tournament, and the user's seat in that game if the caller read it (``watching``)."""
+
+    user: User
+    kind: str
+    params: dict[str, Any]
+    game_id: int | None = None
+    tournament_id: int | None = None
+    seat: Seat | None = None
+    #: Whether the user has a browser subscribed, if the caller read it (else read here, once).
+    push_subscribed: bool | None = None
+
+
+def notify_each(news: Sequence[News], *, batch_size: int = 1000) -> list[Notification]:
+    """:func:`notify` for many notifications at once, in a few statements however many there are:
+    the preferences of those whose were not read with them (one query), one INSERT per
+    ``batch_size`` rows, one query for who has a browser subscribed (those not known), after the
+    commit the e-mail and push tasks and the bells. Not for "your move"s (one per game:
+    ``_write_turns``). A computer player's news is dropped. Call inside a transaction."""
+    now = timezone.now()
+    people = [item for item in news if not item.user.is_bot]
+    prefs = policy.preferences_of_each(item.user for item in people)
+    writes: list[_Write] = []
+    for item in people:
+        assert item.kind != Kind.YOUR_MOVE, "a turn folds into the game's row: _write_turns"
+        write = _planned(
+            user=item.user,
+            kind=item.kind,
+            params=item.params,
+            prefs=prefs[item.user.pk],
+            seat=item.seat,
+            push_subscribed=item.push_subscribed,
+            now=now,
+        )
+        if write is not None:
+            writes.append(replace(write, game_id=item.game_id, tournament_id=item.tournament_id))
+    rows = Notification.objects.bulk_create([write.row() for write in writes], batch_size=batch_size)
+    _queue(writes=writes, rows=rows)
+    return rows
 
 
 #: A "your move"'s ``params`` key: how many turns it reports, when more than one.
@@ -871,6 +928,8 @@ def _claim_email(notification_id: int) -> _Claim | None:
             return None
         if notification.kind == Kind.YOUR_MOVE and notification.game_id is not None:
             return _claim_your_moves(notification)
+        if notification.kind in BATCHED_EMAIL_KINDS:
+            return _claim_together(notification)
         unclaimed = Notification.objects.filter(
             pk=notification_id,
             email_pending=True,
@@ -949,6 +1008,62 @@ def _claim_your_moves(notification: Notification) -> _Claim | None:
     return _Claim(user=user, notifications=rows, claimed_at=now) if rows else None
 
 
+def _claim_together(notification: Notification) -> _Claim | None:
+    """Inside ``_claim_email``'s transaction: claim, in one UPDATE, every pending e-mail of the
+    notification's player of the same kind (``kinds.BATCHED_EMAIL_KINDS``: the round games of
+    several tournaments started at once) that is still due, for one e-mail; drop, in one more,
+    those no longer due. Rows another transaction holds are skipped (``SKIP LOCKED``): that
+    one's claim sends them. Plain reads before: the rows, the player's seats in their games."""
+    user = notification.user
+    now = timezone.now()
+    pending = list(
+        Notification.objects.select_related("game")
+        .filter(
+            user=user,
+            kind=notification.kind,
+            email_pending=True,
+            email_claimed_at=None,
+            emailed_at=None,
+            created_at__gt=now - timedelta(days=1),
+        )
+        .order_by("created_at", "pk")
+    )
+    if notification.pk not in {row.pk for row in pending}:
+        return None  # claimed or dropped by another call since it was read
+    games = {row.game_id for row in pending if row.game_id is not None}
+    seats = (
+        {seat.game_id: seat for seat in Seat.objects.filter(user=user, game_id__in=games)} if games else {}
+    )
+    prefs = preferences_for(user)
+    due: list[Notification] = []
+    dropped: list[Notification] = []
+    for row in pending:
+        sent = policy.should_send(
+            user=user,
+            game=row.game,
+            channel=policy.EMAIL,
+            kind=row.kind,
+            seat=seats.get(row.game_id) if row.game_id is not None else None,
+            prefs=prefs,
+            now=now,
+        )
+        (due if sent else dropped).append(row)
+    if dropped:
+        _free_as_read(dropped).update(email_pending=False)
+    if not due:
+        return None
+    _free_as_read(due).update(email_claimed_at=now)
+    claimed = set(
+        Notification.objects.filter(user=user, email_claimed_at=now, emailed_at=None).values_list(
+            "pk", flat=True
+        )
+    )
+    rows = [row for row in due if row.pk in claimed]
+    for row in rows:
+        row.email_claimed_at = now
+    return _Claim(user=user, notifications=rows, claimed_at=now) if rows else None
+
+
 def _free_as_read(rows: list[Notification]) -> QuerySet[Notification]:
     """The rows still pending and unclaimed as they were read (same ``created_at``) that no other
     transaction holds, for one UPDATE (``FOR UPDATE SKIP LOCKED`` in a subquery)."""
@@ -997,7 +1112,30 @@ def _still_due(notification: Notification) -> bool:
 def _claim_message(claim: _Claim) -> EmailMultiAlternatives:
     if len(claim.notifications) == 1:
         return _notification_message(claim.notifications[0])
+    if claim.notifications[0].kind == Kind.TOURNAMENT_ROUND:
+        return _tournament_games_message(claim.user, claim.notifications)
     return _your_moves_message(claim.user, claim.notifications)
+
+
+def _tournament_games_message(user: User, rows: list[Notification]) -> EmailMultiAlternatives:
+    """One e-mail for the round games of several tournaments that have started: each one's
+    sentence and the link to its game."""
+    rows = sorted(rows, key=lambda row: (row.created_at, row.pk))
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        items = [{"message": row.message, "link": _link(row)} for row in rows]
+        return _message(
+            user=user,
+            subject=messages.tournament_games_started(len(items)),
+            template="games_started",
+            context={"items": items, "settings_link": settings.SITE_URL + reverse("notifications:settings")},
+            message_id=_message_id("notifications-" + "-".join(str(row.pk) for row in rows)),
+        )
+
+
+def _link(notification: Notification) -> str:
+    """The full address of the page the notification is about (the site's home if none)."""
+    path = notification.link
+    return f"{settings.SITE_URL}{path}" if path else settings.SITE_URL
 
 
 def _notification_message(notification: Notification) -> EmailMultiAlternatives:
@@ -1011,8 +1149,9 @@ def _notification_message(notification: Notification) -> EmailMultiAlternatives:
             context={
                 "message": notification.message,
                 "game": game,
-                "link": game_url(game.pk) if game else friends_url() if friends else settings.SITE_URL,
+                "link": _link(notification),
                 "friends": friends,
+                "tournament": game is None and notification.tournament_id is not None,
                 "settings_link": settings.SITE_URL + reverse("notifications:settings"),
             },
             message_id=_message_id(f"notification-{notification.pk}"),

@@ -20,6 +20,7 @@ from games import timeouts
 from . import push, services, vapid
 from .forms import PreferencesForm, PushSubscriptionForm, TimeZoneForm
 from .kinds import FRIEND_KINDS
+from .links import tournament_path
 from .models import Notification
 
 
@@ -45,6 +46,8 @@ def notification_read(request: HttpRequest, notification_id: int) -> HttpRespons
     services.mark_read(user=_user(request), notification_id=notification.pk)
     if request.POST.get("open") and notification.game_id:
         return redirect("games:detail", game_id=notification.game_id)
+    if request.POST.get("open") and notification.tournament_id is not None:
+        return redirect(tournament_path(notification.tournament_id))
     if request.POST.get("open") and notification.kind in FRIEND_KINDS:
         return redirect("club:friends")
     return redirect("notifications:list")

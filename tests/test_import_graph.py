@@ -64,6 +64,7 @@ ALLOWED_LAZY_IMPORTS: dict[tuple[str, str], str] = {
     ("notifications.apps", "accounts.relations"): MODELS + " (its friend signals, connected there)",
     ("notifications.apps", "notifications.services"): HOOKS,
     ("notifications.apps", "notifications.tasks"): TASKS,
+    ("notifications.apps", "notifications.tournament_news"): MODELS + " (the tournament signals' receivers)",
     ("stats.apps", "stats.selectors"): HOOKS,
     ("stats.apps", "stats.services"): HOOKS,
     ("tournaments.apps", "tournaments.services"): HOOKS,

@@ -16,15 +16,17 @@ from django.utils import timezone
 from games import services as games
 from games.models import Seat
 from notifications import services as notification_services
+from notifications.kinds import TOURNAMENT_KINDS
 from notifications.models import Kind, Notification, Preferences
 from tests.factories import LONGER_DEAL, GameFactory, UserFactory
+from tests.tournaments.helpers import tournament
 
 from .conftest import Mailbox
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BUTTON = re.compile(
-    r'<a href="https://durak\.example/(?:games/\d+|friends)/" style="font-weight: bold">([^<]*)</a>'
+    r'<a href="https://durak\.example/(?:games/\d+|friends|tournaments/\d+)/" style="font-weight: bold">([^<]*)</a>'
 )
 
 
@@ -42,12 +44,25 @@ def params_of(kind: str, game_id: int) -> dict[str, object]:
         Kind.CLAIM_POSSIBLE: {"game": game_id, "by": ["boris"], "since": timezone.now().isoformat()},
         Kind.FRIEND_REQUEST: {"by": "boris"},
         Kind.FRIEND_ACCEPTED: {"by": "boris"},
+        Kind.TOURNAMENT_OPEN: {"name": "Autumn cup", "starts": deadline},
+        Kind.TOURNAMENT_SOON: {"name": "Autumn cup", "starts": deadline},
+        Kind.TOURNAMENT_ROUND: {
+            "name": "Autumn cup",
+            "round": 2,
+            "game": game_id,
+            "against": [{"name": "boris"}],
+        },
+        Kind.TOURNAMENT_ENDED: {"name": "Autumn cup", "rank": 3, "count": 12},
     }[kind]
 
 
 #: The kinds about a player, not a game: their button opens the friends page.
 FRIEND_KINDS = {Kind.FRIEND_REQUEST, Kind.FRIEND_ACCEPTED}
 FRIENDS_WORDS = {"ru": "Открыть страницу друзей", "en": "Open your friends page"}
+#: The kinds about a tournament, not a game (a round's is about its game): their button opens
+#: the tournament's page.
+TOURNAMENT_PAGE_KINDS = {Kind.TOURNAMENT_OPEN, Kind.TOURNAMENT_SOON, Kind.TOURNAMENT_ENDED}
+TOURNAMENT_WORDS = {"ru": "Открыть турнир", "en": "Open the tournament"}
 
 
 def button_and_line(message: EmailMessage) -> tuple[str, str]:
@@ -58,7 +73,7 @@ def button_and_line(message: EmailMessage) -> tuple[str, str]:
     [line] = [
         line
         for line in text.get_content().splitlines()
-        if "https://durak.example/games/" in line or "https://durak.example/friends/" in line
+        if any(f"https://durak.example/{page}/" in line for page in ("games", "friends", "tournaments"))
     ]
     return button, line.split(" https://")[0]
 
@@ -75,12 +90,17 @@ def test_the_main_button_reads_as_the_text_part(smtp: Mailbox, kind: str, langua
         Notification.objects.filter(user=reader).update(read_at=timezone.now())
         smtp.messages.clear()
         with transaction.atomic():
-            about = None if kind in FRIEND_KINDS else game
+            about = None if kind in FRIEND_KINDS | TOURNAMENT_PAGE_KINDS else game
+            cup = tournament(creator=reader).pk if kind in TOURNAMENT_KINDS else None
             # Every kind's e-mail wanted (an accepted request is not e-mailed by default).
             Preferences.objects.update_or_create(user=reader, defaults={f"email_{kind}": True})
-            notification_services.notify(user=reader, kind=kind, params=params_of(kind, game.pk), game=about)
+            notification_services.notify(
+                user=reader, kind=kind, params=params_of(kind, game.pk), game=about, tournament_id=cup
+            )
     [message] = smtp.to(reader.email, subject_part="" if kind != Kind.YOUR_MOVE else SUBJECT[language])
     button, line = button_and_line(message)
     if kind in FRIEND_KINDS:
         words = FRIENDS_WORDS[language]
+    if kind in TOURNAMENT_PAGE_KINDS:
+        words = TOURNAMENT_WORDS[language]
     assert (button, line) == (words, f"{words}:")
