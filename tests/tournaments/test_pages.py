@@ -154,7 +154,7 @@ def test_a_live_table_round_tournament_takes_its_round_length_and_table_size() -
     [
         ({"time_control": "30s"}, "A live tournament needs a round time of at least a minute."),
         ({"starts_at": "2001-01-01T10:00"}, "A tournament must start in the future."),
-        ({"rating_min": "1500", "rating_max": "1000"}, ""),
+        ({"rating_min": "500", "rating_max": "100"}, "The highest rating must not be below the lowest."),
         ({"format": "knockout"}, "Select a valid choice."),
         ({"rounds": "99"}, "Rounds"),
         ({"rounds": "abc"}, "Enter a whole number."),
