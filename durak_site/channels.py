@@ -8,6 +8,8 @@
 - ``game-<id>-rematch`` (a finished game's offer of a rematch changed): as ``game-<id>``.
 - ``user-<id>``: that user alone.
 - ``lobby`` (a public open game changed): everyone.
+- ``tournament-<id>`` (a tournament's page changed): everyone, as its page, if it exists (one
+  query for all the tournaments named).
 
 Anything else, and every channel of a game that does not exist, is refused like a game the
 viewer may not see: the same answer, so an id confirms nothing.
@@ -36,6 +38,7 @@ from chat.models import ChatMessage
 from chat.services import channel_for
 from games import selectors
 from games.models import Game
+from tournaments.models import Tournament
 
 from . import live
 
@@ -43,6 +46,7 @@ _GAME = re.compile(
     r"game-(?P<game>[1-9][0-9]{0,17})(?:-chat-(?P<chat>players|spectators)|(?P<rematch>-rematch))?"
 )
 _USER = re.compile(r"user-(?P<user>[1-9][0-9]{0,17})")
+_TOURNAMENT = re.compile(r"tournament-(?P<tournament>[1-9][0-9]{0,17})")
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,7 @@ def readable_channels(
     """
     authenticated = bool(getattr(user, "is_authenticated", False))
     wanted: dict[str, tuple[int, str | None]] = {}
+    tournaments: dict[str, int] = {}
     allowed: set[str] = set()
     for channel in channels:
         if channel == live.LOBBY:
@@ -75,6 +80,14 @@ def readable_channels(
                 allowed.add(channel)
         elif game_match := _GAME.fullmatch(channel):
             wanted[channel] = (int(game_match["game"]), game_match["chat"])
+        elif tournament_match := _TOURNAMENT.fullmatch(channel):
+            tournaments[channel] = int(tournament_match["tournament"])
+    if tournaments:
+        # A tournament's page is everyone's (tournaments.views): so is its channel.
+        existing = set(
+            Tournament.objects.filter(pk__in=set(tournaments.values())).values_list("pk", flat=True)
+        )
+        allowed.update(channel for channel, pk in tournaments.items() if pk in existing)
     if not wanted:
         return frozenset(allowed)
     games = {

@@ -24,6 +24,7 @@ urlpatterns = [
     path("notifications/", include("notifications.urls")),
     path("reports/", include("moderation.urls")),
     path("", include("club.urls")),  # /friends/
+    path("", include("tournaments.urls")),  # /tournaments/
     path("", include("chat.urls")),
     path("", include("stats.urls")),
     path("", include("series.urls")),

@@ -54,11 +54,21 @@ def _no_such_game(game_id: int) -> GameNotFound:
     return GameNotFound(_("There is no game %(number)s.") % {"number": game_id})
 
 
-def game_get(*, game_id: int) -> Game:
+#: A game's tournament round, if it is one's (``tournaments.Table``, the reverse one-to-one
+#: ``Game.tournament_table``): read with the game row by its page, which names the tournament.
+TOURNAMENT_TABLE = "tournament_table__round__tournament"
+
+
+def game_get(*, game_id: int, with_tournament: bool = False) -> Game:
     """The game with its seats and their users (two queries), whoever asks: for services and
-    for callers that have already checked ``game_visible_to``; views use ``game_get_for_viewer``."""
+    for callers that have already checked ``game_visible_to``; views use ``game_get_for_viewer``.
+    ``with_tournament``: its tournament table, round and tournament in the same query (none, a
+    ``DoesNotExist`` on reading ``game.tournament_table``, for a game of no tournament)."""
+    games = Game.objects.prefetch_related(_SEATS_WITH_USERS)
+    if with_tournament:
+        games = games.select_related(TOURNAMENT_TABLE)
     try:
-        return Game.objects.prefetch_related(_SEATS_WITH_USERS).get(pk=game_id)
+        return games.get(pk=game_id)
     except Game.DoesNotExist:
         raise _no_such_game(game_id) from None
 
@@ -169,11 +179,13 @@ def visible_games(
     return games.filter(rule)
 
 
-def game_get_for_viewer(*, game_id: int, user: User | Any, shared_game_ids: Container[int]) -> Game:
+def game_get_for_viewer(
+    *, game_id: int, user: User | Any, shared_game_ids: Container[int], with_tournament: bool = False
+) -> Game:
     """The game with its seats and their users, if ``user`` may see it (``game_visible_to``);
     else ``GameNotFound``, word for word what a missing game raises. Two queries for a public
     game, and for a private one at most one more (its invitations, when the user has no seat)."""
-    game = game_get(game_id=game_id)
+    game = game_get(game_id=game_id, with_tournament=with_tournament)
     if not game_visible_to(game=game, user=user, shared_game_ids=shared_game_ids):
         raise _no_such_game(game_id)
     return game
@@ -210,7 +222,9 @@ def game_page(*, game_id: int, user: User | Any, shared_game_ids: Container[int]
     all at one moment (``_one_snapshot``): the table, its last-move line, the history and the
     clocks of a page always agree. Three queries (four for a private game without a seat)."""
     with _one_snapshot():
-        game = game_get_for_viewer(game_id=game_id, user=user, shared_game_ids=shared_game_ids)
+        game = game_get_for_viewer(
+            game_id=game_id, user=user, shared_game_ids=shared_game_ids, with_tournament=True
+        )
         moves = list(game_moves(game_id=game.pk)) if game.state is not None and game.version else []
     return GamePage(game=game, moves=moves)
 

@@ -237,6 +237,36 @@ def registration_refusal(tournament: Tournament, user: User, *, now: datetime | 
     return None
 
 
+def may_unregister(tournament: Tournament, player: Player | None) -> bool:
+    """Whether this registration may be taken back (before the start only)."""
+    return player is not None and tournament.status == Tournament.Status.REGISTRATION
+
+
+def may_withdraw(tournament: Tournament, player: Player | None) -> bool:
+    """Whether this player may withdraw now: the tournament under way, and still in it."""
+    return player is not None and tournament.status == Tournament.Status.RUNNING and not player.withdrawn
+
+
+def may_cancel(tournament: Tournament, user: User | Any) -> bool:
+    """Whether ``user`` may call the tournament off: its creator or a moderator, before the start."""
+    return (
+        bool(getattr(user, "is_authenticated", False))
+        and (user.pk == tournament.creator_id or user.is_staff)
+        and tournament.status == Tournament.Status.REGISTRATION
+    )
+
+
+def may_add_computer(tournament: Tournament, user: User | Any) -> bool:
+    """Whether ``user`` may seat a computer player now: the creator of a tournament that is not
+    rated, while registration is open."""
+    return (
+        bool(getattr(user, "is_authenticated", False))
+        and user.pk == tournament.creator_id
+        and not tournament.rated
+        and registration_refusal(tournament, User(is_bot=True)) is None
+    )
+
+
 @transaction.atomic
 def tournament_register(*, user: User, tournament_id: int, now: datetime | None = None) -> Player:
     """Register ``user``; a second registration gets the first one's row, nothing written.
@@ -345,6 +375,18 @@ def tournament_cancel(*, user: User, tournament_id: int) -> Tournament:
     if tournament.status != Tournament.Status.REGISTRATION:
         raise WrongStatus(_("Only a tournament that has not started can be cancelled."))
     _cancel(tournament)
+    return tournament
+
+
+@transaction.atomic
+def tournament_set_official(*, tournament_id: int, official: bool) -> Tournament:
+    """Mark a tournament official, or take the mark away (a moderator's, in the admin: the
+    caller checks who may)."""
+    tournament = lock(tournament_id)
+    if tournament.official != official:
+        tournament.official = official
+        _changed(tournament)
+        tournament.save(update_fields=["official", "version"])
     return tournament
 
 
@@ -583,7 +625,6 @@ class History:
 def played(tournament: Tournament) -> History:
     """Every table of the tournament so far, read in two queries (tables with their games,
     and the games' seats). A game still running is met (for the pairing) but has no result."""
-    history = History()
     tables = list(
         Table.objects.filter(round__tournament=tournament)
         .select_related("game")
@@ -596,13 +637,21 @@ def played(tournament: Tournament) -> History:
         "game_id", "user_id", "position", "result", "place"
     ):
         seats_of[seat.game_id].append(seat)
+    return history_of(tables, seats_of)
+
+
+def history_of(tables: Iterable[Table], seats_of: Mapping[int, Sequence[Seat]]) -> History:
+    """The history of ``tables`` (in round and board order, each with its ``game`` loaded),
+    given their games' seats by game id: no query. What :func:`played` reads, for a caller
+    that has read the tables and seats itself (the tournament's page)."""
+    history = History()
     for table in tables:
         if table.game_id is None:
             assert table.bye_id is not None
             history.pairings.append(pairing.Pairing(table.bye_id, None))
             history.results.append(pairing.GameResult.bye(table.bye_id))
             continue
-        seats = sorted(seats_of[table.game_id], key=lambda seat: seat.position)
+        seats = sorted(seats_of.get(table.game_id, ()), key=lambda seat: seat.position)
         users = tuple(seat.user_id for seat in seats)
         if len(users) == 2:
             history.pairings.append(pairing.Pairing(users[0], users[1]))
@@ -660,16 +709,15 @@ def place_points(tournament: Tournament) -> dict[int, list[Fraction]] | None:
 
 
 def standings_rows(
-    tournament: Tournament, *, history: History | None = None
+    tournament: Tournament, *, history: History | None = None, player_ids: Iterable[int] | None = None
 ) -> list[pairing.StandingRow[int]]:
-    """The standings (points, Buchholz, Sonneborn-Berger) of every registered player."""
+    """The standings (points, Buchholz, Sonneborn-Berger) of every registered player
+    (``player_ids``, in registration order, when the caller has read them)."""
     history = history or played(tournament)
-    players = Player.objects.filter(tournament=tournament).order_by("registered_at", "pk")
-    return pairing.standings(
-        history.results,
-        players.values_list("user_id", flat=True),
-        place_points=place_points(tournament),
-    )
+    if player_ids is None:
+        players = Player.objects.filter(tournament=tournament).order_by("registered_at", "pk")
+        player_ids = players.values_list("user_id", flat=True)
+    return pairing.standings(history.results, player_ids, place_points=place_points(tournament))
 
 
 # --- After a game ---------------------------------------------------------------------------

@@ -147,6 +147,16 @@
         check();
       }),
     );
+    // A tournament's page: its version moved on (a registration, a round, its end), or a game of
+    // it ended (no version: the results changed).
+    stream.addEventListener("tournament", (event) =>
+      heard(event, (data) => {
+        const channel = "tournament-" + data.tournament;
+        if ("version" in data) latest.set(channel, Math.max(latest.get(channel) || 0, Number(data.version) || 0));
+        else news.add(channel);
+        check();
+      }),
+    );
     // Play now (matchmaking): the user's place in the queue changed, or their game was found.
     stream.addEventListener("queue", (event) =>
       heard(event, (data) => {

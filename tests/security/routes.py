@@ -71,6 +71,11 @@ def finished(world: World) -> list[Target]:
     return [({"game_id": world.finished.pk}, "")]
 
 
+def tournament(world: World) -> list[Target]:
+    assert world.tournament is not None
+    return [({"tournament_id": world.tournament.pk}, "")]
+
+
 def running_games(world: World) -> list[Target]:
     return [({"game_id": world.running.pk}, ""), ({"game_id": world.next_game.pk}, "")]
 
@@ -322,6 +327,43 @@ ROUTES: dict[str, Route] = {
         why="reporting a message shows it: only to those who can read its channel",
     ),
     # Friends and blocks (club/): only ever the caller's own relations
+    # Tournaments (tournaments/): everyone reads them; a button changes only the caller's own
+    # registration, or is refused to anyone but the creator.
+    "tournaments:list": Route("GET", why="every tournament's public settings and players"),
+    "tournaments:create": Route(
+        "POST",
+        data=lambda w: {"name": "Stranger's cup"},
+        anonymous=LOGIN,
+        stranger=frozenset({400}),
+        why="announces the caller's own tournament (this form is incomplete: refused, nothing made)",
+    ),
+    "tournaments:detail": Route(
+        "GET", tournament, why="a tournament's page is everyone's: settings, players, standings, results"
+    ),
+    "tournaments:register": Route(
+        "POST", tournament, anonymous=LOGIN, stranger=REDIRECT, why="registers the caller only"
+    ),
+    "tournaments:unregister": Route(
+        "POST",
+        tournament,
+        anonymous=LOGIN,
+        stranger=REDIRECT,
+        why="takes back the caller's own registration only",
+    ),
+    "tournaments:withdraw": Route(
+        "POST", tournament, anonymous=LOGIN, stranger=PAGE_REFUSED, why="the caller's own withdrawal only"
+    ),
+    "tournaments:add_computer": Route(
+        "POST",
+        tournament,
+        lambda w: {"level": "rules"},
+        anonymous=LOGIN,
+        stranger=frozenset({403}),
+        why="the creator's alone",
+    ),
+    "tournaments:cancel": Route(
+        "POST", tournament, anonymous=LOGIN, stranger=frozenset({403}), why="the creator's alone"
+    ),
     "club:friends": Route("GET", anonymous=LOGIN, why="the caller's own friends and requests"),
     "club:blocked": Route("GET", anonymous=LOGIN, why="the caller's own blocks"),
     "club:request_send": Route(

@@ -8,7 +8,10 @@ owners' rows may change.
 """
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
+
+from django.utils import timezone
 
 from accounts import tokens
 from accounts.models import ApiToken, Block, FriendRequest, Friendship, User
@@ -21,6 +24,9 @@ from tests.api.helpers import hidden_from
 from tests.factories import PASSWORD, play_moves
 from tests.games.helpers import card_traces
 from tests.stats.helpers import DRAW_DEAL, DRAW_MOVES, play_script
+from tournaments import services as tournament_services
+from tournaments.models import Player as TournamentPlayer
+from tournaments.models import Tournament
 
 PLAYERS_CHAT = "players-only whisper 7f3a"
 SPECTATORS_CHAT = "spectators say hello 2b9c"
@@ -45,6 +51,8 @@ class World:
     spectators_message: ChatMessage
     olga_token: ApiToken  # her API token; the token itself is in ``secrets``
     secrets: dict[str, str] = field(default_factory=dict)
+    #: Olga's tournament, not rated, taking registrations: Olga and Boris registered.
+    tournament: Tournament | None = None
 
     def hidden_traces(self) -> list[tuple[str, str]]:
         """(card, trace) for every card of a hand or the stock of the running game that has not
@@ -116,6 +124,18 @@ def build_world() -> World:
         spectators_message=spectators_message,
         olga_token=olga_token,
     )
+    world.tournament = tournament_services.tournament_create(
+        creator=olga,
+        name="Olga's cup",
+        format=Tournament.Format.SWISS,
+        preset="classic",
+        move_time=timedelta(days=1),
+        rounds=3,
+        starts_at=timezone.now() + timedelta(days=1),
+        rated=False,
+    )
+    for owner in (olga, boris):
+        tournament_services.tournament_register(user=owner, tournament_id=world.tournament.pk)
     private.refresh_from_db()
     world.secrets = {
         "the running game's seed": str(RUNNING_SEED),
@@ -166,4 +186,13 @@ def fingerprint(world: World) -> dict[str, Any]:
             FriendRequest.objects.filter(sender_id__in=owners).values_list("pk", "recipient_id")
         ),
         "blocks": sorted(Block.objects.filter(blocker_id__in=owners).values_list("blocker_id", "blocked_id")),
+        # A stranger's own registration moves a tournament's version on, never its state.
+        "tournaments": sorted(
+            Tournament.objects.filter(creator_id__in=owners).values_list("pk", "status", "official", "name")
+        ),
+        "tournament players": sorted(
+            TournamentPlayer.objects.filter(user_id__in=owners).values_list(
+                "tournament_id", "user_id", "withdrawn"
+            )
+        ),
     }

@@ -21,9 +21,10 @@ from .helpers import time_out
 pytestmark = pytest.mark.django_db
 
 # 12, one for the header's count of games waiting for my move (games.context_processors), and on
-# a profile one for the viewer's own private note about the player (accounts.relations.notes_by)
-# and one for what the reader has to do with the player (club.selectors.standing).
-MAX_QUERIES = 15
+# a profile one for the viewer's own private note about the player (accounts.relations.notes_by),
+# one for what the reader has to do with the player (club.selectors.standing) and one for the
+# player's tournament places (tournaments.selectors.podium_of).
+MAX_QUERIES = 16
 
 
 def grow_series(last: Game, user: Any, games: int) -> Game:
