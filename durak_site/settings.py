@@ -342,6 +342,8 @@ MATCHMAKING_SWEEP_SECONDS = env.int("MATCHMAKING_SWEEP_SECONDS", default=5)
 # Tournaments (issue 31): beat starts them, opens their rounds and finishes them this often; a
 # tournament game's end also queues its step at once, so this is the net, not the pace.
 TOURNAMENT_SWEEP_SECONDS = env.int("TOURNAMENT_SWEEP_SECONDS", default=5)
+# The shortest scheduled round a live tournament may have (the create form offers 5 minutes and up).
+TOURNAMENT_MIN_ROUND_SECONDS = env.int("TOURNAMENT_MIN_ROUND_SECONDS", default=60)
 
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {

@@ -24,10 +24,12 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import durak
 from accounts import relations
@@ -54,8 +56,6 @@ ROUND_ROBIN_MAX_PLAYERS = 10
 MAX_PLAYERS = 1024
 #: The registered players are told this long before registration closes.
 CLOSING_NOTICE = timedelta(hours=1)
-#: The shortest scheduled round of a live tournament.
-MIN_ROUND_TIME = timedelta(minutes=1)
 #: How far ahead a tournament may start.
 MAX_LEAD = timedelta(days=90)
 #: Players who time out of this many games of a tournament in a row are withdrawn.
@@ -63,6 +63,11 @@ TIMEOUTS_IN_A_ROW = 2
 
 #: ``tournaments.tasks.advance_tournament``, queued by name (the task calls these services).
 ADVANCE = "tournaments.tasks.advance_tournament"
+
+
+def min_round_time() -> timedelta:
+    """The shortest scheduled round of a live tournament (``TOURNAMENT_MIN_ROUND_SECONDS``)."""
+    return timedelta(seconds=settings.TOURNAMENT_MIN_ROUND_SECONDS)
 
 
 class TournamentError(GameError):
@@ -139,8 +144,16 @@ def tournament_create(
         raise InvalidRules(_("The time for a move must be between one second and thirty days."))
     live_ = move_time < CORRESPONDENCE_FROM
     if live_:
-        if round_time is None or round_time < MIN_ROUND_TIME:
-            raise InvalidRules(_("A live tournament needs a round time of at least a minute."))
+        if round_time is None or round_time < min_round_time():
+            shortest = settings.TOURNAMENT_MIN_ROUND_SECONDS
+            raise InvalidRules(
+                ngettext(
+                    "A live tournament needs a round time of at least %(seconds)s second.",
+                    "A live tournament needs a round time of at least %(seconds)s seconds.",
+                    shortest,
+                )
+                % {"seconds": shortest}
+            )
         if round_time > timedelta(days=1):
             raise InvalidRules(_("A live tournament's rounds last a day at most."))
     else:

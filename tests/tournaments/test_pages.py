@@ -152,7 +152,7 @@ def test_a_live_table_round_tournament_takes_its_round_length_and_table_size() -
 @pytest.mark.parametrize(
     ("fields", "said"),
     [
-        ({"time_control": "30s"}, "A live tournament needs a round time of at least a minute."),
+        ({"time_control": "30s"}, "A live tournament needs a round time of at least 60 seconds."),
         ({"starts_at": "2001-01-01T10:00"}, "A tournament must start in the future."),
         ({"rating_min": "500", "rating_max": "100"}, "The highest rating must not be below the lowest."),
         ({"format": "knockout"}, "Select a valid choice."),
