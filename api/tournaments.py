@@ -522,24 +522,22 @@ class _RegistrationView(APIView):
         return Response(detail_data(tournament_id, caller(request)))
 
 
-def _registration_schema(forbidden: str, conflict: str) -> Any:
+def _registration_schema(conflict: str, forbidden: str | None = None) -> Any:
+    refusals = {409: OpenApiResponse(ErrorSerializer, description=conflict)}
+    if forbidden is not None:
+        refusals[403] = OpenApiResponse(ErrorSerializer, description=forbidden)
     return extend_schema(
         request=None,
-        responses={
-            200: TournamentDetailSerializer,
-            403: OpenApiResponse(ErrorSerializer, description=forbidden),
-            404: _NO_SUCH_TOURNAMENT,
-            409: OpenApiResponse(ErrorSerializer, description=conflict),
-            **errors(),
-        },
+        responses={200: TournamentDetailSerializer, 404: _NO_SUCH_TOURNAMENT, **refusals, **errors()},
         tags=["tournaments"],
     )
 
 
 @_registration_schema(
-    "Refused (not_allowed), with the reason: registration not open or closed, a rating range "
-    "or reliability minimum you do not meet, the creator blocked you. ``you.refusal`` says it beforehand.",
     "The tournament is full (wrong_status).",
+    forbidden="Refused (not_allowed), with the reason: registration not open yet or closed, a "
+    "rating range or reliability minimum you do not meet, or the creator's block. The "
+    "tournament's ``you.refusal`` says it beforehand.",
 )
 class TournamentRegisterView(_RegistrationView):
     """Register for a tournament before it starts. Registering again changes nothing."""
@@ -547,16 +545,14 @@ class TournamentRegisterView(_RegistrationView):
     service = services.tournament_register
 
 
-@_registration_schema(
-    "Never: this is only ever about your own registration.", "It has started: withdraw instead."
-)
+@_registration_schema("It has started: withdraw instead (wrong_status).")
 class TournamentUnregisterView(_RegistrationView):
     """Take back your registration before the start (nothing happens if you had none)."""
 
     service = services.tournament_unregister
 
 
-@_registration_schema("You are not playing in it (not_allowed).", "It is over (wrong_status).")
+@_registration_schema("It is over (wrong_status).", forbidden="You do not play in it (not_allowed).")
 class TournamentWithdrawView(_RegistrationView):
     """Withdraw: you are not paired again, and your game of the round under way is resigned
     (its rules' resign rule); your results so far stay in the standings. Before the start it

@@ -155,6 +155,20 @@ def test_a_malformed_body_is_a_400_per_field_and_writes_nothing(api_client: APIC
     assert not Tournament.objects.exists()
 
 
+def test_an_opening_in_the_distant_past_opens_now_and_every_reader_can_read_it() -> None:
+    """Year 1 is in range for a reader in UTC but not for one west of it: stored as given, it
+    would break the list for them. The service opens a past registration now."""
+    creator = UserFactory(time_zone="UTC")
+    created = token_client(creator).post(
+        "/api/tournaments/", swiss_body(registration_opens_at="0001-01-01T00:30:00Z"), format="json"
+    )
+    assert created.status_code == 201, created.content
+    opened = Tournament.objects.get().registration_opens_at
+    assert abs(opened - timezone.now()) < timedelta(minutes=1)
+    west = token_client(UserFactory(time_zone="America/New_York"))
+    assert west.get("/api/tournaments/").status_code == 200
+
+
 def test_a_control_character_is_refused_before_the_view(api_client: APIClient) -> None:
     answer = api_client.post("/api/tournaments/", swiss_body(name="a\x00b"), format="json")
     assert answer.status_code == 400 and answer.json()["code"] == "control_character"
