@@ -71,6 +71,10 @@ def finished(world: World) -> list[Target]:
     return [({"game_id": world.finished.pk}, "")]
 
 
+def olga_tournament(world: World) -> list[Target]:
+    return [({"tournament_id": world.tournament.pk}, "")]
+
+
 def running_games(world: World) -> list[Target]:
     return [({"game_id": world.running.pk}, ""), ({"game_id": world.next_game.pk}, "")]
 
@@ -571,6 +575,48 @@ ROUTES: dict[str, Route] = {
         anonymous=API_ANONYMOUS,
         api=True,
         why="the caller's own note about the player (none: empty), never anyone else's",
+    ),
+    # Tournaments (api/tournaments.py): public standings and pairings, a game only by its id;
+    # each write is the caller's own registration
+    "api:tournaments": Route(
+        "GET",
+        lambda w: [({}, ""), ({}, "status=running"), ({}, "mine=true")],
+        anonymous=API_ANONYMOUS,
+        api=True,
+        why="every tournament, listed alike for everyone (POST: the caller's own, tests/api)",
+    ),
+    "api:tournament": Route("GET", olga_tournament, anonymous=API_ANONYMOUS, api=True),
+    "api:tournament_standings": Route("GET", olga_tournament, anonymous=API_ANONYMOUS, api=True),
+    "api:tournament_rounds": Route(
+        "GET",
+        olga_tournament,
+        anonymous=API_ANONYMOUS,
+        api=True,
+        why="each game by its id, players and result: nothing of its cards or seed",
+    ),
+    "api:tournament_register": Route(
+        "POST",
+        olga_tournament,
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({403}),
+        api=True,
+        why="registers the caller only; this one has started",
+    ),
+    "api:tournament_unregister": Route(
+        "POST",
+        olga_tournament,
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({409}),
+        api=True,
+        why="the caller's own registration only",
+    ),
+    "api:tournament_withdraw": Route(
+        "POST",
+        olga_tournament,
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({403}),
+        api=True,
+        why="withdraws the caller only: a stranger plays in none",
     ),
     "api:schema": Route("GET", api=True),
     "api:docs": Route("GET", api=True),

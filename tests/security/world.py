@@ -1,14 +1,18 @@
 """A small site with secrets in it, for the security tests.
 
 Two owners, Olga and Boris, play a running game; Olga also has a private open game, a
-finished game with Boris that became a series, notifications and a players' chat message.
+finished game with Boris that became a series, notifications, a players' chat message, and a
+tournament under way in which they play each other.
 A stranger (logged in, seated nowhere) and an anonymous visitor then try every URL on
 their ids: whatever the answer, none of the secrets below may appear in it and none of the
 owners' rows may change.
 """
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
+
+from django.utils import timezone
 
 from accounts import tokens
 from accounts.models import ApiToken, Block, FriendRequest, Friendship, User
@@ -21,6 +25,8 @@ from tests.api.helpers import hidden_from
 from tests.factories import PASSWORD, play_moves
 from tests.games.helpers import card_traces
 from tests.stats.helpers import DRAW_DEAL, DRAW_MOVES, play_script
+from tournaments import services as tournament_services
+from tournaments.models import Player, Tournament
 
 PLAYERS_CHAT = "players-only whisper 7f3a"
 SPECTATORS_CHAT = "spectators say hello 2b9c"
@@ -44,6 +50,7 @@ class World:
     players_message: ChatMessage  # in the running game's players' channel
     spectators_message: ChatMessage
     olga_token: ApiToken  # her API token; the token itself is in ``secrets``
+    tournament: Tournament  # Olga's Swiss, under way: she and Boris play its first round's game
     secrets: dict[str, str] = field(default_factory=dict)
 
     def hidden_traces(self) -> list[tuple[str, str]]:
@@ -68,6 +75,23 @@ def _two_player_game(olga: User, boris: User, **options: Any) -> tuple[Game, lis
     game.refresh_from_db()
     by_position = {seat.position: seat.user for seat in game.seats.select_related("user")}
     return game, [by_position[0], by_position[1]]
+
+
+def _tournament_under_way(olga: User, boris: User) -> Tournament:
+    tournament = tournament_services.tournament_create(
+        creator=olga,
+        name="Olga's cup",
+        format=Tournament.Format.SWISS,
+        preset="classic",
+        move_time=timedelta(days=1),
+        rounds=2,
+        starts_at=timezone.now() + timedelta(hours=1),
+    )
+    for user in (olga, boris):
+        tournament_services.tournament_register(user=user, tournament_id=tournament.pk)
+    assert tournament_services.advance(tournament_id=tournament.pk, now=tournament.starts_at)
+    tournament.refresh_from_db()
+    return tournament
 
 
 def build_world() -> World:
@@ -102,6 +126,8 @@ def build_world() -> World:
         game=running, author=stranger, channel=ChatMessage.Channel.SPECTATORS, text=SPECTATORS_CHAT
     )
     olga_token, olga_secret = tokens.token_create(user=olga, name="olga's bot")
+    tournament = _tournament_under_way(olga, boris)
+    tournament_game = Game.objects.get(tournament_table__round__tournament=tournament)
     world = World(
         olga=olga,
         boris=boris,
@@ -115,6 +141,7 @@ def build_world() -> World:
         players_message=players_message,
         spectators_message=spectators_message,
         olga_token=olga_token,
+        tournament=tournament,
     )
     private.refresh_from_db()
     world.secrets = {
@@ -128,6 +155,7 @@ def build_world() -> World:
         "Olga's email address": OWNER_EMAIL,
         "Olga's API token": olga_secret,
         "the digest of Olga's API token": olga_token.digest,
+        "the tournament game's seed": str(tournament_game.seed),
     }
     return world
 
@@ -166,4 +194,14 @@ def fingerprint(world: World) -> dict[str, Any]:
             FriendRequest.objects.filter(sender_id__in=owners).values_list("pk", "recipient_id")
         ),
         "blocks": sorted(Block.objects.filter(blocker_id__in=owners).values_list("blocker_id", "blocked_id")),
+        "tournaments": sorted(
+            Tournament.objects.filter(creator_id__in=owners).values_list(
+                "pk", "status", "round_number", "version"
+            )
+        ),
+        "tournament players": sorted(
+            Player.objects.filter(tournament__creator_id__in=owners).values_list(
+                "tournament_id", "user_id", "withdrawn"
+            )
+        ),
     }
