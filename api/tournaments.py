@@ -157,7 +157,9 @@ class TournamentSummarySerializer(serializers.Serializer[Any]):
 
 
 class TournamentDetailSerializer(TournamentSummarySerializer):
-    """A tournament's settings and where it stands, with the caller's registration."""
+    """A tournament's settings and where it stands, with the caller's registration (``you``)."""
+
+    # The caller is the context's "viewer".
 
     description = serializers.CharField(allow_blank=True)
     rules = RulesSerializer(help_text="Every rule option its games are played with.")
@@ -178,13 +180,17 @@ class TournamentDetailSerializer(TournamentSummarySerializer):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     version = serializers.IntegerField(help_text="Moves on with every change of the tournament.")
-    you = RegistrationSerializer(source="registration")
+    you = serializers.SerializerMethodField()
 
     @extend_schema_field(
         serializers.IntegerField(allow_null=True, help_text="Live: each round's length; null otherwise.")
     )
     def get_round_seconds(self, tournament: Tournament) -> int | None:
         return None if tournament.round_time is None else int(tournament.round_time.total_seconds())
+
+    @extend_schema_field(RegistrationSerializer())
+    def get_you(self, tournament: Tournament) -> dict[str, Any]:
+        return dict(RegistrationSerializer(registration_of(tournament, self.context["viewer"])).data)
 
 
 class TournamentCreateSerializer(serializers.Serializer[Any]):
@@ -300,8 +306,7 @@ def registration_of(tournament: Tournament, user: User) -> dict[str, Any]:
 
 def detail_data(tournament_id: int, user: User) -> dict[str, Any]:
     tournament = tournament_or_404(tournament_id)
-    tournament.registration = registration_of(tournament, user)  # type: ignore[attr-defined]
-    return dict(TournamentDetailSerializer(tournament).data)
+    return dict(TournamentDetailSerializer(tournament, context={"viewer": user}).data)
 
 
 def table_points(tournament: Tournament, result: Any) -> dict[int, Fraction]:
