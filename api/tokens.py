@@ -29,7 +29,9 @@ from .views import caller, errors
 
 
 class TokenLoginSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField()
+    # No username is longer (``User.username``); django-axes records a failed one in a column
+    # of 255, so a longer one would fail there rather than be refused here.
+    username = serializers.CharField(max_length=150)
     password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
     name = serializers.CharField(
         max_length=60, required=False, default="API", help_text="What the token is for, to tell it in lists."

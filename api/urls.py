@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from . import relations, tokens, views, waits
+from . import relations, tokens, tournaments, views, waits
 
 app_name = "api"
 
@@ -45,6 +45,33 @@ urlpatterns = [
     path("blocks/", relations.BlockListView.as_view(), name="blocks"),
     path("blocks/<str:username>/", relations.BlockDetailView.as_view(), name="block"),
     path("notes/<str:username>/", relations.NoteView.as_view(), name="note"),
+    path("tournaments/", tournaments.TournamentListView.as_view(), name="tournaments"),
+    path("tournaments/<int:tournament_id>/", tournaments.TournamentDetailView.as_view(), name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>/register/",
+        tournaments.TournamentRegisterView.as_view(),
+        name="tournament_register",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/unregister/",
+        tournaments.TournamentUnregisterView.as_view(),
+        name="tournament_unregister",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/withdraw/",
+        tournaments.TournamentWithdrawView.as_view(),
+        name="tournament_withdraw",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/standings/",
+        tournaments.TournamentStandingsView.as_view(),
+        name="tournament_standings",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/",
+        tournaments.TournamentRoundsView.as_view(),
+        name="tournament_rounds",
+    ),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves its script from a URL of its own, not inline: the CSP allows only files.
     path(

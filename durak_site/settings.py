@@ -463,6 +463,7 @@ SPECTACULAR_SETTINGS = {
         "BoutResultEnum": "api.schema.BOUT_RESULTS",
         "SeatResultEnum": "api.schema.SEAT_RESULTS",
         "GameStatusEnum": "api.schema.GAME_STATUSES",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
     },
 }
 # API tokens (django-rest-knox, accounts.ApiToken): only a digest is stored; several per user,

@@ -115,7 +115,8 @@ def tournament_create(
     A live tournament (``move_time`` under an hour) needs ``round_time``, its rounds' scheduled
     length; a correspondence one has none (a round ends with its last game). Round robin plays
     every pair once: its number of rounds follows from its players at the start. Registration
-    opens at ``registration_opens_at`` (now if not given) and closes at ``starts_at``.
+    opens at ``registration_opens_at`` (now if not given or already past) and closes at
+    ``starts_at``.
     """
     now = now or timezone.now()
     name = name.strip()
@@ -166,7 +167,8 @@ def tournament_create(
     max_players = high if max_players is None else max_players
     if not low <= max_players <= high:
         raise InvalidRules(_("This format takes %(low)s to %(high)s players.") % {"low": low, "high": high})
-    opens = registration_opens_at or now
+    # An opening already past is an opening now: no moment before the announcement is stored.
+    opens = max(registration_opens_at or now, now)
     if starts_at <= now:
         raise InvalidRules(_("A tournament must start in the future."))
     if starts_at > now + MAX_LEAD:

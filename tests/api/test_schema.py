@@ -18,6 +18,8 @@ import durak
 from api.engine_json import CARD_PATTERN, LOGGED_ACTIONS, PLAYER_ACTIONS, ActionField, without_player
 from games import services
 from tests.factories import LONGER_DEAL, SHORT_DEAL, GameFactory, UserFactory, api_token, started_game
+from tests.tournaments import helpers as tournament_helpers
+from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -87,6 +89,7 @@ def test_the_schema_says_the_token_endpoint_answers_429_with_retry_after() -> No
 class World:
     token: str
     game_ids: list[int]
+    tournament_ids: list[int]
 
 
 @pytest.fixture
@@ -112,7 +115,19 @@ def world(db: Any) -> World:
         expected_version=finished.version,
     )
     game_ids = [open_mine.pk, open_other.pk, running.pk, seated.pk, finished.pk]
-    return World(token=api_token(user), game_ids=game_ids)
+    return World(token=api_token(user), game_ids=game_ids, tournament_ids=tournaments_of(user))
+
+
+def tournaments_of(user: Any) -> list[int]:
+    """One the user may register for, and one under way with a round played (a bye, a game
+    over, a game running) that they play in."""
+    upcoming = tournament_helpers.tournament()
+    running = tournament_helpers.tournament(rounds=3)
+    tournament_services.tournament_register(user=user, tournament_id=running.pk)
+    tournament_helpers.with_players(running, 4)
+    running = tournament_helpers.started(running)
+    tournament_helpers.finish(tournament_helpers.round_games(running)[0])
+    return [upcoming.pk, running.pk]
 
 
 @pytest.fixture
@@ -135,9 +150,10 @@ schema = schemathesis.pytest.from_fixture("api_schema")
 @schema.parametrize()
 @hypothesis_settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 def test_the_api_keeps_to_its_schema(case: Any, world: World) -> None:
-    game_id = case.path_parameters.get("game_id") if case.path_parameters else None
-    if isinstance(game_id, int) and game_id % 4:  # three in four aim at a real game, the rest at none
-        case.path_parameters["game_id"] = world.game_ids[game_id % len(world.game_ids)]
+    for name, ids in (("game_id", world.game_ids), ("tournament_id", world.tournament_ids)):
+        number = case.path_parameters.get(name) if case.path_parameters else None
+        if isinstance(number, int) and number % 4:  # three in four aim at a real one, the rest at none
+            case.path_parameters[name] = ids[number % len(ids)]
     # "identity": the WSGI transport hands the body over as sent, and a gzipped one (the site
     # compresses an API answer for a client that accepts it: durak_site.compression) is no JSON.
     headers = {"Authorization": f"Token {world.token}", "Accept-Encoding": "identity"}

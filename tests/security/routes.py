@@ -71,9 +71,12 @@ def finished(world: World) -> list[Target]:
     return [({"game_id": world.finished.pk}, "")]
 
 
-def tournament(world: World) -> list[Target]:
-    assert world.tournament is not None
+def olga_tournament(world: World) -> list[Target]:
     return [({"tournament_id": world.tournament.pk}, "")]
+
+
+def open_tournament(world: World) -> list[Target]:
+    return [({"tournament_id": world.open_tournament.pk}, "")]
 
 
 def running_games(world: World) -> list[Target]:
@@ -326,7 +329,6 @@ ROUTES: dict[str, Route] = {
         anonymous_private=LOGIN,
         why="reporting a message shows it: only to those who can read its channel",
     ),
-    # Friends and blocks (club/): only ever the caller's own relations
     # Tournaments (tournaments/): everyone reads them; a button changes only the caller's own
     # registration, or is refused to anyone but the creator.
     "tournaments:list": Route("GET", why="every tournament's public settings and players"),
@@ -338,32 +340,37 @@ ROUTES: dict[str, Route] = {
         why="announces the caller's own tournament (this form is incomplete: refused, nothing made)",
     ),
     "tournaments:detail": Route(
-        "GET", tournament, why="a tournament's page is everyone's: settings, players, standings, results"
+        "GET", open_tournament, why="a tournament's page is everyone's: settings, players, standings, results"
     ),
     "tournaments:register": Route(
-        "POST", tournament, anonymous=LOGIN, stranger=REDIRECT, why="registers the caller only"
+        "POST", open_tournament, anonymous=LOGIN, stranger=REDIRECT, why="registers the caller only"
     ),
     "tournaments:unregister": Route(
         "POST",
-        tournament,
+        open_tournament,
         anonymous=LOGIN,
         stranger=REDIRECT,
         why="takes back the caller's own registration only",
     ),
     "tournaments:withdraw": Route(
-        "POST", tournament, anonymous=LOGIN, stranger=PAGE_REFUSED, why="the caller's own withdrawal only"
+        "POST",
+        open_tournament,
+        anonymous=LOGIN,
+        stranger=PAGE_REFUSED,
+        why="the caller's own withdrawal only",
     ),
     "tournaments:add_computer": Route(
         "POST",
-        tournament,
+        open_tournament,
         lambda w: {"level": "rules"},
         anonymous=LOGIN,
         stranger=frozenset({403}),
         why="the creator's alone",
     ),
     "tournaments:cancel": Route(
-        "POST", tournament, anonymous=LOGIN, stranger=frozenset({403}), why="the creator's alone"
+        "POST", open_tournament, anonymous=LOGIN, stranger=frozenset({403}), why="the creator's alone"
     ),
+    # Friends and blocks (club/): only ever the caller's own relations
     "club:friends": Route("GET", anonymous=LOGIN, why="the caller's own friends and requests"),
     "club:blocked": Route("GET", anonymous=LOGIN, why="the caller's own blocks"),
     "club:request_send": Route(
@@ -613,6 +620,48 @@ ROUTES: dict[str, Route] = {
         anonymous=API_ANONYMOUS,
         api=True,
         why="the caller's own note about the player (none: empty), never anyone else's",
+    ),
+    # Tournaments (api/tournaments.py): public standings and pairings, a game only by its id;
+    # each write is the caller's own registration
+    "api:tournaments": Route(
+        "GET",
+        lambda w: [({}, ""), ({}, "status=running"), ({}, "mine=true")],
+        anonymous=API_ANONYMOUS,
+        api=True,
+        why="every tournament, listed alike for everyone (POST: the caller's own, tests/api)",
+    ),
+    "api:tournament": Route("GET", olga_tournament, anonymous=API_ANONYMOUS, api=True),
+    "api:tournament_standings": Route("GET", olga_tournament, anonymous=API_ANONYMOUS, api=True),
+    "api:tournament_rounds": Route(
+        "GET",
+        olga_tournament,
+        anonymous=API_ANONYMOUS,
+        api=True,
+        why="each game by its id, players and result: nothing of its cards or seed",
+    ),
+    "api:tournament_register": Route(
+        "POST",
+        olga_tournament,
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({403}),
+        api=True,
+        why="registers the caller only; this one has started",
+    ),
+    "api:tournament_unregister": Route(
+        "POST",
+        olga_tournament,
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({409}),
+        api=True,
+        why="the caller's own registration only",
+    ),
+    "api:tournament_withdraw": Route(
+        "POST",
+        olga_tournament,
+        anonymous=API_ANONYMOUS,
+        stranger=frozenset({403}),
+        api=True,
+        why="withdraws the caller only: a stranger plays in none",
     ),
     "api:schema": Route("GET", api=True),
     "api:docs": Route("GET", api=True),

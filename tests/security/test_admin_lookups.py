@@ -454,14 +454,25 @@ def test_the_declared_filters_orderings_and_searches_still_work(
         assert response.status_code == 200, (url, query, response.content[:300])
         return {obj.pk for obj in response.context["cl"].result_list}
 
+    # The tournament's round game: Olga and Boris, under way.
+    tournament_game = Game.objects.get(tournament_table__round__tournament=world.tournament).pk
     for client in (root, moderator):
-        assert listed(client, games, status__exact="active") == {world.running.pk, world.next_game.pk}
+        assert listed(client, games, status__exact="active") == {
+            world.running.pk,
+            world.next_game.pk,
+            tournament_game,
+        }
         assert listed(client, games, status__exact="finished") == {world.finished.pk}
         assert world.private.pk in listed(client, games, status__exact="open", preset="classic")
-        assert listed(client, games, q="boris") == {world.running.pk, world.finished.pk, world.next_game.pk}
+        assert listed(client, games, q="boris") == {
+            world.running.pk,
+            world.finished.pk,
+            world.next_game.pk,
+            tournament_game,
+        }
         assert listed(client, games, reported="open") == {world.running.pk}
         assert listed(client, games, stalled_days="7") == set()
-        assert len(listed(client, games, o="-2.1")) == 4
+        assert len(listed(client, games, o="-2.1")) == 5
         running_moves = set(Move.objects.filter(game=world.running).values_list("pk", flat=True))
         assert listed(client, changelist(Move), game__id__exact=world.running.pk) == running_moves
         assert listed(client, users, q="olga") == {world.olga.pk}

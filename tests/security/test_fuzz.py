@@ -6,7 +6,7 @@ takes filled from text with control characters, huge and negative numbers, far d
 and huge JSON; and sends every POST/PUT/PATCH operation of the API's schema bodies of random
 JSON, raw deep nesting, oversized and malformed text. Each answer is below 500; when it is a
 4xx, the rows of every app (games, seats, moves, chat, notifications, accounts, series, stats,
-moderation) are exactly as before.
+moderation, tournaments) are exactly as before.
 
 Deterministic (``derandomize``) and bounded: per page form, each value of ``SWEEP`` in all
 its fields at once and in each field of a valid request alone, then 15 random bodies; 200
@@ -51,6 +51,7 @@ APPS = (
     "replays",
     "moderation",
     "matchmaking",
+    "tournaments",
 )
 VOLATILE = {"last_login", "last_seen_at", "last_used", "last_active_at"}  # a visit writes them
 

@@ -120,6 +120,20 @@ def test_a_token_is_stored_nowhere_in_clear() -> None:
         )
 
 
+def test_a_username_longer_than_any_is_refused_as_bad_input() -> None:
+    """Not passed on to the log-in: django-axes would fail to record it (a 500)."""
+    for body, content_type in (
+        ({"username": "x" * 300, "password": "p"}, "application/json"),
+        ({"username": "x" * 300, "password": "p"}, "multipart/form-data"),
+    ):
+        client = APIClient()
+        answer = client.post(
+            "/api/auth/token/", body, format="json" if content_type.endswith("json") else "multipart"
+        )
+        assert answer.status_code == 400, answer.content
+        assert answer.json()["code"] == "invalid" and "username" in answer.json()["errors"]
+
+
 def test_asking_twice_gives_two_different_tokens_that_both_work() -> None:
     user = UserFactory()
     first, second = new_token(user), new_token(user)

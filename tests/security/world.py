@@ -1,7 +1,8 @@
 """A small site with secrets in it, for the security tests.
 
 Two owners, Olga and Boris, play a running game; Olga also has a private open game, a
-finished game with Boris that became a series, notifications and a players' chat message.
+finished game with Boris that became a series, notifications, a players' chat message, and a
+tournament under way in which they play each other.
 A stranger (logged in, seated nowhere) and an anonymous visitor then try every URL on
 their ids: whatever the answer, none of the secrets below may appear in it and none of the
 owners' rows may change.
@@ -25,8 +26,7 @@ from tests.factories import PASSWORD, play_moves
 from tests.games.helpers import card_traces
 from tests.stats.helpers import DRAW_DEAL, DRAW_MOVES, play_script
 from tournaments import services as tournament_services
-from tournaments.models import Player as TournamentPlayer
-from tournaments.models import Tournament
+from tournaments.models import Player, Tournament
 
 PLAYERS_CHAT = "players-only whisper 7f3a"
 SPECTATORS_CHAT = "spectators say hello 2b9c"
@@ -50,9 +50,10 @@ class World:
     players_message: ChatMessage  # in the running game's players' channel
     spectators_message: ChatMessage
     olga_token: ApiToken  # her API token; the token itself is in ``secrets``
+    tournament: Tournament  # Olga's Swiss, under way: she and Boris play its first round's game
+    #: Olga's second tournament, not rated, taking registrations: Olga and Boris registered.
+    open_tournament: Tournament
     secrets: dict[str, str] = field(default_factory=dict)
-    #: Olga's tournament, not rated, taking registrations: Olga and Boris registered.
-    tournament: Tournament | None = None
 
     def hidden_traces(self) -> list[tuple[str, str]]:
         """(card, trace) for every card of a hand or the stock of the running game that has not
@@ -76,6 +77,23 @@ def _two_player_game(olga: User, boris: User, **options: Any) -> tuple[Game, lis
     game.refresh_from_db()
     by_position = {seat.position: seat.user for seat in game.seats.select_related("user")}
     return game, [by_position[0], by_position[1]]
+
+
+def _tournament_under_way(olga: User, boris: User) -> Tournament:
+    tournament = tournament_services.tournament_create(
+        creator=olga,
+        name="Olga's cup",
+        format=Tournament.Format.SWISS,
+        preset="classic",
+        move_time=timedelta(days=1),
+        rounds=2,
+        starts_at=timezone.now() + timedelta(hours=1),
+    )
+    for user in (olga, boris):
+        tournament_services.tournament_register(user=user, tournament_id=tournament.pk)
+    assert tournament_services.advance(tournament_id=tournament.pk, now=tournament.starts_at)
+    tournament.refresh_from_db()
+    return tournament
 
 
 def build_world() -> World:
@@ -110,6 +128,8 @@ def build_world() -> World:
         game=running, author=stranger, channel=ChatMessage.Channel.SPECTATORS, text=SPECTATORS_CHAT
     )
     olga_token, olga_secret = tokens.token_create(user=olga, name="olga's bot")
+    tournament = _tournament_under_way(olga, boris)
+    tournament_game = Game.objects.get(tournament_table__round__tournament=tournament)
     world = World(
         olga=olga,
         boris=boris,
@@ -123,19 +143,20 @@ def build_world() -> World:
         players_message=players_message,
         spectators_message=spectators_message,
         olga_token=olga_token,
-    )
-    world.tournament = tournament_services.tournament_create(
-        creator=olga,
-        name="Olga's cup",
-        format=Tournament.Format.SWISS,
-        preset="classic",
-        move_time=timedelta(days=1),
-        rounds=3,
-        starts_at=timezone.now() + timedelta(days=1),
-        rated=False,
+        tournament=tournament,
+        open_tournament=tournament_services.tournament_create(
+            creator=olga,
+            name="Olga's cup",
+            format=Tournament.Format.SWISS,
+            preset="classic",
+            move_time=timedelta(days=1),
+            rounds=3,
+            starts_at=timezone.now() + timedelta(days=1),
+            rated=False,
+        ),
     )
     for owner in (olga, boris):
-        tournament_services.tournament_register(user=owner, tournament_id=world.tournament.pk)
+        tournament_services.tournament_register(user=owner, tournament_id=world.open_tournament.pk)
     private.refresh_from_db()
     world.secrets = {
         "the running game's seed": str(RUNNING_SEED),
@@ -148,6 +169,7 @@ def build_world() -> World:
         "Olga's email address": OWNER_EMAIL,
         "Olga's API token": olga_secret,
         "the digest of Olga's API token": olga_token.digest,
+        "the tournament game's seed": str(tournament_game.seed),
     }
     return world
 
@@ -186,13 +208,14 @@ def fingerprint(world: World) -> dict[str, Any]:
             FriendRequest.objects.filter(sender_id__in=owners).values_list("pk", "recipient_id")
         ),
         "blocks": sorted(Block.objects.filter(blocker_id__in=owners).values_list("blocker_id", "blocked_id")),
-        # A stranger's own registration moves a tournament's version on, never its state.
+        # A stranger's own registration moves a tournament's version on, never its state, and
+        # adds only the stranger's own row.
         "tournaments": sorted(
-            Tournament.objects.filter(creator_id__in=owners).values_list("pk", "status", "official", "name")
+            Tournament.objects.filter(creator_id__in=owners).values_list(
+                "pk", "status", "official", "name", "round_number"
+            )
         ),
         "tournament players": sorted(
-            TournamentPlayer.objects.filter(user_id__in=owners).values_list(
-                "tournament_id", "user_id", "withdrawn"
-            )
+            Player.objects.filter(user_id__in=owners).values_list("tournament_id", "user_id", "withdrawn")
         ),
     }
