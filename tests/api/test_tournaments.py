@@ -182,7 +182,7 @@ REFUSED: dict[str, tuple[dict[str, Any], str]] = {
     "too many rounds": (swiss_body(rounds=21), "A tournament has 1 to 20 rounds."),
     "a live one without a round time": (
         swiss_body(time_control={"kind": "live", "seconds": 30}),
-        "A live tournament needs a round time of at least a minute.",
+        "A live tournament needs a round time of at least 60 seconds.",
     ),
     "a live round of two days": (
         swiss_body(time_control={"kind": "live", "seconds": 30}, round_seconds=2 * 86400),
