@@ -50,8 +50,12 @@ def clock_words(tournament: Tournament) -> str:
     """ "live: 30 s a move, rounds of 15 minutes", "correspondence: 1 day a move"."""
     move = terms.move_time_words(tournament.move_time)
     if tournament.round_time is not None:
-        minutes = int(tournament.round_time.total_seconds() // 60)
-        length = ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
+        seconds = int(tournament.round_time.total_seconds())
+        if seconds % 60:
+            length = _("%(count)s s") % {"count": seconds}
+        else:
+            minutes = seconds // 60
+            length = ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
         return _("live: %(move)s, rounds of %(length)s") % {"move": move, "length": length}
     return _("correspondence: %(move)s") % {"move": move}
 
