@@ -98,7 +98,8 @@ def test_the_standings_and_rounds_fit_a_phone_in_russian(
     services.advance(tournament_id=t.pk, now=later(t))
     me = users[0]
     me.language = "ru"
-    me.save(update_fields=["language"])
+    me.username = "a_rather_long_user_name"  # cut in the phone header, never a third row
+    me.save(update_fields=["language", "username"])
     page = signed_in(browser, live_server, me, PHONE, "ru-RU").new_page()
     page.goto(f"{live_server.url}/tournaments/{t.pk}/")
     expect(page.locator("main")).to_contain_text("Турнирная таблица")

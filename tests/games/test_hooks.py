@@ -10,6 +10,7 @@ from games import hooks
 from notifications import services as notifications
 from stats import selectors as stats_selectors
 from stats import services as stats
+from tournaments import services as tournaments
 
 
 def test_the_apps_register_their_answers_when_the_site_starts() -> None:
@@ -20,7 +21,8 @@ def test_the_apps_register_their_answers_when_the_site_starts() -> None:
     assert list(hooks.game_seen) == [notifications.game_seen]
     assert list(hooks.reminders_sent) == [notifications.reminders_sent]
     assert list(hooks.sweep) == [notifications.send_time_warnings, notifications.send_claim_warnings]
-    assert list(hooks.game_finished) == [stats.game_finished]
+    # Stats counts the game in its transaction; a tournament queues its next step after the commit.
+    assert list(hooks.game_finished) == [stats.game_finished, tournaments.game_finished]
     assert list(hooks.ratings_of) == [stats_selectors.ratings_of]
 
 
