@@ -992,20 +992,7 @@ def _claim_your_moves(notification: Notification) -> _Claim | None:
         besides=emailed,
         seats=seats,
     )
-    if dropped:
-        _free_as_read(dropped).update(email_pending=False)
-    if not due:
-        return None
-    _free_as_read(due).update(email_claimed_at=now)
-    claimed = set(
-        Notification.objects.filter(user=user, email_claimed_at=now, emailed_at=None).values_list(
-            "pk", flat=True
-        )
-    )
-    rows = [row for row in due if row.pk in claimed]
-    for row in rows:
-        row.email_claimed_at = now
-    return _Claim(user=user, notifications=rows, claimed_at=now) if rows else None
+    return _claim_due(user=user, due=due, dropped=dropped, now=now)
 
 
 def _claim_together(notification: Notification) -> _Claim | None:
@@ -1048,6 +1035,14 @@ def _claim_together(notification: Notification) -> _Claim | None:
             now=now,
         )
         (due if sent else dropped).append(row)
+    return _claim_due(user=user, due=due, dropped=dropped, now=now)
+
+
+def _claim_due(
+    *, user: User, due: list[Notification], dropped: list[Notification], now: datetime
+) -> _Claim | None:
+    """Free ``dropped`` from the e-mail queue and claim ``due`` at ``now``: the rows this call
+    claimed (another sender may have taken some first), or None."""
     if dropped:
         _free_as_read(dropped).update(email_pending=False)
     if not due:
