@@ -18,11 +18,19 @@ os.environ.setdefault("NOTIFY_COALESCE_SECONDS", "0")
 # once. tests/security/test_production_settings.py checks the production default and the flow.
 os.environ.setdefault("ACCOUNT_EMAIL_VERIFICATION", "optional")
 # Each test process (an xdist worker, or a run without xdist) keeps its Redis keys and live channel
-# apart from any other run on the same Redis; the processes a test starts inherit its namespace.
-os.environ.setdefault("REDIS_NAMESPACE", f"test-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+# apart from any other on the same Redis; the processes a test starts inherit its namespace. An
+# xdist worker inherits its controller's environment, so a namespace not of this worker is replaced
+# (all workers once shared the controller's: one worker's site was counted among another's).
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+_INHERITED = os.environ.get("REDIS_NAMESPACE", "")
+os.environ["REDIS_NAMESPACE"] = (
+    _INHERITED
+    if _INHERITED and (_WORKER == "main" or _INHERITED.startswith(f"test-{_WORKER}-"))
+    else f"test-{_WORKER}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+)
 
-from .settings import *  # noqa: F403
-from .settings import BASE_DIR
+from .settings import *  # noqa: E402, F403
+from .settings import BASE_DIR  # noqa: E402
 
 SECURE_SSL_REDIRECT = False
 SESSION_COOKIE_SECURE = False

@@ -88,3 +88,22 @@ def test_the_brokers_key_prefix_follows_the_namespace(
     )
     answer = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert answer.stdout.strip() == expected
+
+
+@pytest.mark.parametrize(
+    ("worker", "inherited", "kept"),
+    [
+        ("gw3", "test-main-41-abcdef12", False),  # the xdist controller's: every worker had it
+        ("gw3", "test-gw3-41-abcdef12", True),  # the worker's own, in a process the worker started
+        ("", "test-gw3-41-abcdef12", True),  # a process started without the worker's variable
+    ],
+)
+def test_each_test_process_has_its_own_namespace(worker: str, inherited: str, kept: bool) -> None:
+    env = {**os.environ, "REDIS_NAMESPACE": inherited, "PYTEST_XDIST_WORKER": worker}
+    if not worker:
+        del env["PYTEST_XDIST_WORKER"]
+    code = "from durak_site import test_settings; print(test_settings.REDIS_NAMESPACE)"
+    answer = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    namespace = answer.stdout.strip()
+    assert (namespace == inherited) is kept
+    assert namespace.startswith(f"test-{worker or 'gw3'}-")
