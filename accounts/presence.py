@@ -21,6 +21,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.functional import empty
 
+from . import auth_cache
 from .models import User
 
 logger = logging.getLogger(__name__)
@@ -46,6 +47,7 @@ def touch(user: User, *, now: datetime | None = None) -> bool:
     stale = Q(last_active_at__isnull=True) | Q(last_active_at__lt=now - TOUCH_RESOLUTION)
     User.objects.filter(stale, pk=user.pk).update(last_active_at=now)
     user.last_active_at = now
+    auth_cache.forget_user(user.pk)  # the kept row is behind now (one read a minute, not every request)
     return True
 
 

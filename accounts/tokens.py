@@ -81,10 +81,12 @@ def tokens_revoke_all(*, user: User) -> int:
     return int(deleted)
 
 
-def token_used(token: ApiToken) -> None:
+def token_used(token: ApiToken) -> bool:
     """Note that ``token`` authenticated a request: one UPDATE when its ``last_used`` is older
-    than LAST_USED_RESOLUTION, nothing otherwise."""
+    than LAST_USED_RESOLUTION, nothing otherwise. Returns whether it wrote."""
     now = timezone.now()
     if token.last_used is None or now - token.last_used >= LAST_USED_RESOLUTION:
         ApiToken.objects.filter(pk=token.pk).update(last_used=now)
         token.last_used = now
+        return True
+    return False

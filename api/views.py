@@ -266,14 +266,16 @@ class GameActionView(APIView):
         """Make a move: one of your legal_actions, against the version you saw."""
         body = ActionPostSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        viewer_game(request, game_id)  # a game the caller may not see: 404, not "no seat"
-        services.make_move(
+        # The move decides on its own locked read who may see the game (a game the caller may not
+        # see: 404, not "no seat"), and the answer is built from what it wrote: no second read.
+        game = services.make_move(
             user=caller(request),
             game_id=game_id,
             action=body.validated_data["action"],
             expected_version=body.validated_data["expected_version"],
+            shared_game_ids=selectors.share_link_game_ids(request.session),
         )
-        return Response(game_detail_data(request, game_id))
+        return Response(GameDetailSerializer(selectors.game_view(game=game, user=request.user)).data)
 
 
 class GameMovesView(generics.GenericAPIView[Move]):

@@ -392,6 +392,13 @@ if CACHE_URL:
         }
     }
 GAME_VERSION_CACHE_SECONDS = env.int("GAME_VERSION_CACHE_SECONDS", default=10 if CACHE_URL else 0)
+# Who is calling, without a query on most requests (accounts.auth_cache): the session, the user's
+# row and API tokens kept in that shared cache, dropped the moment they change. Only with a shared
+# cache: a process's own memory would not hear of a change made in another.
+AUTH_CACHE_SECONDS = env.int("AUTH_CACHE_SECONDS", default=30 if CACHE_URL else 0)
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db" if CACHE_URL else "django.contrib.sessions.backends.db"
+)
 # Live pages (durak_site.live): each tab holds one server-sent-events stream (django-eventstream),
 # its events published on Redis pub/sub to every web process: LIVE_REDIS_URL, by default the
 # shared cache's Redis; its pub/sub channel LIVE_REDIS_CHANNEL (default: one per Redis database).

@@ -178,6 +178,6 @@ def claim_of(*, game: Game, seat: Seat | None, now: datetime | None = None) -> C
     """The claim ``seat``'s player may make in ``game`` (for the API: reads the seats)."""
     if seat is None or game.status != Game.Status.ACTIVE or game.state is None:
         return None
-    seats = list(game.seats.select_related("user"))
-    engine = durak.Game.from_dict(game.state)
-    return _claim(game, seat, seats, engine, seat.user, now or timezone.now())
+    prefetched = "seats" in getattr(game, "_prefetched_objects_cache", {})  # read with the game, or held
+    seats = list(game.seats.all() if prefetched else game.seats.select_related("user"))
+    return _claim(game, seat, seats, game.engine(), seat.user, now or timezone.now())

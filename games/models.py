@@ -146,6 +146,23 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
+    def engine(self) -> durak.Game:
+        """The engine game of the stored ``state`` (which must be set), made once for this
+        instance and this state: the write core hands over the one it has just played
+        (:meth:`hold_engine`), so a move's answer, its view and its claim build no second one.
+        Read only: a change applies its action to a game of its own (``games.write.apply``)."""
+        held = self.__dict__.get("_held_engine")
+        if held is None or held[0] is not self.state:
+            assert self.state is not None, "the game has not started"
+            held = (self.state, durak.Game.from_dict(self.state))
+            self.__dict__["_held_engine"] = held
+        return held[1]
+
+    def hold_engine(self, engine: durak.Game) -> None:
+        """``engine`` is what ``state`` now stores (just written from it): :meth:`engine` gives
+        it back until the state is replaced (a refresh, the next change)."""
+        self.__dict__["_held_engine"] = (self.state, engine)
+
     @property
     def time_control(self) -> str:
         """ "none", "live" (seconds or minutes a move) or "correspondence" (an hour or more)."""

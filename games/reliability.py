@@ -24,6 +24,7 @@ from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 import durak
+from accounts import auth_cache
 from accounts.models import RELIABILITY_WINDOW, User
 
 from .models import Game, Seat
@@ -70,6 +71,7 @@ def refresh(user_ids: Iterable[int]) -> None:
                 continue
             games, left = figures(user_id)
             User.objects.filter(pk=user_id).update(reliability_games=games, reliability_left=left)
+        auth_cache.forget_user(user_id)  # committed: a request from here on reads the new figure
 
 
 def fill_left_by(*, batch: int = 500) -> int:

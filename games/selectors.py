@@ -49,7 +49,7 @@ def game_version(*, game_id: int) -> int | None:
     return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
 
 
-def _no_such_game(game_id: int) -> GameNotFound:
+def no_such_game(game_id: int) -> GameNotFound:
     """What a missing game and a game the viewer may not see both answer: the same words."""
     return GameNotFound(_("There is no game %(number)s.") % {"number": game_id})
 
@@ -70,7 +70,7 @@ def game_get(*, game_id: int, with_tournament: bool = False) -> Game:
     try:
         return games.get(pk=game_id)
     except Game.DoesNotExist:
-        raise _no_such_game(game_id) from None
+        raise no_such_game(game_id) from None
 
 
 # Who may see a game
@@ -187,7 +187,7 @@ def game_get_for_viewer(
     game, and for a private one at most one more (its invitations, when the user has no seat)."""
     game = game_get(game_id=game_id, with_tournament=with_tournament)
     if not game_visible_to(game=game, user=user, shared_game_ids=shared_game_ids):
-        raise _no_such_game(game_id)
+        raise no_such_game(game_id)
     return game
 
 
@@ -243,9 +243,9 @@ def game_version_for_viewer(
         return known  # a public game: everyone may see it, the cache alone answers
     game = Game.objects.only("pk", "version", "private", "creator_id").filter(pk=game_id).first()
     if game is None:
-        raise _no_such_game(game_id)
+        raise no_such_game(game_id)
     if not game_visible_to(game=game, user=user, shared_game_ids=shared_game_ids):
-        raise _no_such_game(game_id)
+        raise no_such_game(game_id)
     return game.version
 
 
@@ -275,7 +275,7 @@ def game_view(*, game: Game, user: User | Any) -> GameView:
     seat = seat_of(game=game, user=user)
     if game.state is None:
         return GameView(game=game, seat=seat, view=None)
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     return GameView(
         game=game,
         seat=seat,
@@ -415,17 +415,29 @@ def turns_waiting(*, user_id: int) -> TurnsWaiting:
     )
 
 
-def turn_counts(*, user_ids: Collection[int]) -> dict[int, TurnCounts]:
-    """:class:`TurnCounts` for each of these users (zeros for none): one query."""
-    rows = (
+def turn_count_rows(user_ids: Collection[int], **before: Any) -> QuerySet[Seat, tuple[Any, ...]]:
+    """The rows :func:`turn_counts` reads: ``(user_id, *before, total, must)`` for each of these
+    users with a game waiting; ``before``, constant columns (expressions) ahead of the counts, so
+    that another count can be read with it in one ``UNION ALL`` (the bell's)."""
+    return (
         _seats_waited_for(user_ids)
         .order_by()
         .values("user_id")
-        .annotate(total=Count("pk"), must=Count("pk", filter=Q(must_move=True)))
-        .values_list("user_id", "total", "must")
+        .annotate(**before, total=Count("pk"), must=Count("pk", filter=Q(must_move=True)))
+        .values_list("user_id", *before, "total", "must")
     )
+
+
+def turn_counts_of(rows: Iterable[tuple[Any, ...]], user_ids: Collection[int]) -> dict[int, TurnCounts]:
+    """:class:`TurnCounts` for each of ``user_ids`` (zeros for none) from ``(user_id, total,
+    must)`` rows."""
     found = {user_id: TurnCounts(waiting=must, optional=total - must) for user_id, total, must in rows}
     return {user_id: found.get(user_id, TurnCounts()) for user_id in user_ids}
+
+
+def turn_counts(*, user_ids: Collection[int]) -> dict[int, TurnCounts]:
+    """:class:`TurnCounts` for each of these users (zeros for none): one query."""
+    return turn_counts_of(turn_count_rows(user_ids), user_ids)
 
 
 def turns_waiting_counts(*, user_ids: Collection[int]) -> dict[int, int]:

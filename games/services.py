@@ -18,7 +18,7 @@ emails and other side effects are queued for after the commit.
 
 import logging
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -37,7 +37,7 @@ from durak.game import SYSTEM_ACTION_TYPES
 from durak_site import dates, live
 from durak_site.engine_text import engine_message
 
-from . import bots, hooks, limits, timeouts, versions, write
+from . import bots, hooks, limits, selectors, timeouts, versions, write
 from .exceptions import (
     IllegalMove,
     InvalidRules,
@@ -404,7 +404,14 @@ def _start(game: Game, seats: list[Seat]) -> None:
     write.sync(game, seats, engine, started=True)
 
 
-def make_move(*, user: User, game_id: int, action: Mapping[str, Any], expected_version: int) -> Game:
+def make_move(
+    *,
+    user: User,
+    game_id: int,
+    action: Mapping[str, Any],
+    expected_version: int,
+    shared_game_ids: Container[int] = (),
+) -> Game:
     """Apply one action of ``user`` to the game, as seen at ``expected_version``.
 
     Locks the game row (``select_for_update``) for the whole transaction, so
@@ -413,13 +420,25 @@ def make_move(*, user: User, game_id: int, action: Mapping[str, Any], expected_v
     engine's JSON dict; its ``"player"`` is the user's seat and may be left out.
     Raises ``IllegalMove`` with the engine's message; nothing is saved then.
 
+    Who may see the game is decided on the locked rows (``selectors.game_visible_to``, with the
+    share links of the caller's session, ``shared_game_ids``): a game the user may not see
+    raises the ``GameNotFound`` of a missing game before anything else is told (not its status,
+    version or "no seat").
+
     A move that arrives once a deadline of the game has passed is refused with
     ``TimeExpired``; the timeout is applied then and there (committed), so the
     player's next look shows its outcome.
+
+    Returns the game as written: its creator, its seats with their users (``game.seats.all()``
+    reads nothing) and its engine (``game.engine()``), so that an answer needs no second read.
     """
     with transaction.atomic():
         game, late = _make_move_locked(
-            user=user, game_id=game_id, action=action, expected_version=expected_version
+            user=user,
+            game_id=game_id,
+            action=action,
+            expected_version=expected_version,
+            shared_game_ids=shared_game_ids,
         )
     if late is not None:
         late_seat, deadline = late
@@ -443,11 +462,20 @@ def make_move(*, user: User, game_id: int, action: Mapping[str, Any], expected_v
 
 
 def _make_move_locked(
-    *, user: User, game_id: int, action: Mapping[str, Any], expected_version: int
+    *,
+    user: User,
+    game_id: int,
+    action: Mapping[str, Any],
+    expected_version: int,
+    shared_game_ids: Container[int],
 ) -> tuple[Game, tuple[Seat, datetime] | None]:
-    game = write.lock_running(game_id, expected_version=expected_version)
+    game = write.lock(game_id, with_creator=True)
     seats = write.seats_of(game)
+    write.hold_seats(game, seats)
     seat = next((seat for seat in seats if seat.user_id == user.pk), None)
+    if seat is None and not selectors.game_visible_to(game=game, user=user, shared_game_ids=shared_game_ids):
+        raise selectors.no_such_game(game_id)
+    write.check_running(game, expected_version=expected_version)
     if seat is None:
         raise NotAllowed(_("You have no seat in this game."))
     try:

@@ -89,24 +89,34 @@ BOT_MOVE = "games.tasks.bot_move"
 _STORED = "_write_stored"  # a seat's SEAT_FIELDS as last read or written
 
 
-def lock(game_id: int) -> Game:
-    """The game row, locked until the end of the current transaction (``GameNotFound``)."""
+def lock(game_id: int, *, with_creator: bool = False) -> Game:
+    """The game row, locked until the end of the current transaction (``GameNotFound``).
+    ``with_creator``: its creator's user row read in the same query (not locked), for an answer
+    that names them."""
+    games = Game.objects.select_for_update(of=("self",), no_key=True)
+    if with_creator:
+        games = games.select_related("creator")
     try:
-        return Game.objects.select_for_update(of=("self",), no_key=True).get(pk=game_id)
+        return games.get(pk=game_id)
     except Game.DoesNotExist:
         raise GameNotFound(_("There is no game %(number)s.") % {"number": game_id}) from None
 
 
-def lock_running(game_id: int, *, expected_version: int | None = None) -> Game:
-    """:func:`lock`, for a change of a running game made against ``expected_version`` (None:
+def check_running(game: Game, *, expected_version: int | None = None) -> None:
+    """For a change of the locked, running ``game`` made against ``expected_version`` (None:
     any): ``WrongStatus`` if it is not being played, ``StaleVersion`` if it has moved on."""
-    game = lock(game_id)
     if game.is_over:  # e.g. by the first of two resignations at once
         raise WrongStatus(_("This game is over already."))
     if game.status != Game.Status.ACTIVE:
         raise WrongStatus(_("This game has not started yet."))
     if expected_version is not None and game.version != expected_version:
         raise StaleVersion(_("The game has moved on since you looked; here is the current table."))
+
+
+def lock_running(game_id: int, *, expected_version: int | None = None) -> Game:
+    """:func:`lock` and :func:`check_running`."""
+    game = lock(game_id)
+    check_running(game, expected_version=expected_version)
     return game
 
 
@@ -125,6 +135,17 @@ def seats_of(game: Game, *, blocks_with: int | None = None) -> list[Seat]:
     for seat in seats:
         remember(seat)
     return seats
+
+
+def hold_seats(game: Game, seats: list[Seat]) -> None:
+    """``game.seats.all()`` gives ``seats`` from here (the objects the change writes, with
+    their users), with no query: as if prefetched. Only for a change that adds or removes no
+    seat (a move): the list would not follow."""
+    held = Seat.objects.filter(game=game).order_by("position")
+    held._result_cache = sorted(seats, key=lambda seat: seat.position)
+    setattr(held, "_prefetch_done", True)  # noqa: B010  # what Django's prefetch sets
+    cached = getattr(game, "_prefetched_objects_cache", {})
+    setattr(game, "_prefetched_objects_cache", {**cached, "seats": held})  # noqa: B010
 
 
 def remember(seat: Seat) -> None:
@@ -216,6 +237,7 @@ def record(
         game=game, seq=game.moves_made, position=chooser, action=action, events=list(engine.events)
     )
     game.state = engine.to_dict()
+    game.hold_engine(engine)
     game.version += 1
     moved = durak.is_move(action["type"])
     sync(game, seats, engine, restart=moved)

@@ -11,6 +11,8 @@ from typing import Any
 from allauth.account.auth_backends import AuthenticationBackend
 from django.contrib.auth import backends
 
+from accounts import auth_cache
+
 from .selectors import active_suspension
 
 
@@ -18,13 +20,21 @@ def _not_suspended(user: Any) -> Any:
     return user if user is not None and active_suspension(user_id=user.pk) is None else None
 
 
-# Only authenticate() looks at suspensions, not get_user(): that runs on every request of a
-# logged-in user, and a suspension ends the user's sessions itself (services.user_suspend).
-class ModelBackend(backends.ModelBackend):
+class _KeptUser:
+    """``get_user``, which runs on every request of a logged-in user, from the row kept in the
+    shared cache when there is one (``accounts.auth_cache``), else from the database. It does not
+    look at suspensions: a suspension ends the user's sessions itself (services.user_suspend)."""
+
+    def get_user(self, user_id: Any) -> Any:
+        user = auth_cache.user_by_id(user_id)
+        return user if user is not None and self.user_can_authenticate(user) else None  # type: ignore[attr-defined]
+
+
+class ModelBackend(_KeptUser, backends.ModelBackend):
     def authenticate(self, request: Any, *args: Any, **kwargs: Any) -> Any:
         return _not_suspended(super().authenticate(request, *args, **kwargs))
 
 
-class AllauthBackend(AuthenticationBackend):  # type: ignore[misc]
+class AllauthBackend(_KeptUser, AuthenticationBackend):  # type: ignore[misc]
     def authenticate(self, request: Any, **credentials: Any) -> Any:
         return _not_suspended(super().authenticate(request, **credentials))

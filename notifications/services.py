@@ -44,7 +44,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Case, Count, Exists, F, OuterRef, Q, QuerySet, Value, When
+from django.db.models import Case, Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -57,7 +57,7 @@ from durak_site import live
 from durak_site.engine_text import preset_name
 from games import timeouts
 from games.models import Game, Seat
-from games.selectors import turn_counts
+from games.selectors import turn_count_rows, turn_counts_of
 
 from . import messages, policy, push, queue
 from .kinds import BATCHED_EMAIL_KINDS, FRIEND_KINDS
@@ -454,16 +454,21 @@ def bells_changed(user_ids: Iterable[int]) -> None:
 
 
 def _send_bells(users: list[int]) -> None:
+    """Each user's bell: their unread notifications and the games waiting for them, both counted
+    in one statement (a ``UNION ALL`` of the two counts)."""
     if not users:
         return
-    unread = dict(
+    zero = Value(0, output_field=IntegerField())
+    unread_rows = (
         Notification.objects.filter(user_id__in=users, read_at__isnull=True)
         .order_by()
         .values("user_id")
-        .annotate(n=Count("pk"))
-        .values_list("user_id", "n")
+        .annotate(unread=Count("pk"), total=zero, must=zero)
+        .values_list("user_id", "unread", "total", "must")
     )
-    turns = turn_counts(user_ids=users)
+    rows = list(unread_rows.union(turn_count_rows(users, unread=zero), all=True))
+    unread = {user_id: n for user_id, n, _total, _must in rows if n}
+    turns = turn_counts_of([(user_id, total, must) for user_id, n, total, must in rows if not n], users)
     for user_id in users:
         live.send(
             live.user_channel(user_id),
