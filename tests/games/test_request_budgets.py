@@ -14,7 +14,7 @@ players' reliability and the rematch too (bounded, see ``test_move_queries``).
 """
 
 import statistics
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -52,13 +52,6 @@ def as_in_production(settings: Any) -> Iterator[None]:
         _drop_pools()
 
 
-def statements(run: Callable[[], Any]) -> list[str]:
-    connection.queries_log.clear()
-    with CaptureQueriesContext(connection) as captured:
-        run()
-    return [query["sql"] for query in captured.captured_queries]
-
-
 def api_clients(users: list[User]) -> list[APIClient]:
     clients = []
     for user in users:
@@ -82,16 +75,14 @@ def play_through_the_api(game: Game, users: list[User]) -> tuple[list[int], int]
         player = engine.waiting_for()[0]
         action = {key: value for key, value in engine.legal_actions(player)[0].items() if key != "player"}
         body = {"action": action, "expected_version": game.version}
-        answers: list[Any] = []
-        sent = statements(
-            lambda: answers.append(
-                clients[player].post(f"/api/games/{game.pk}/actions/", body, format="json")
-            )
-        )
-        assert answers[0].status_code == 200, answers[0].content
-        assert answers[0].json()["version"] == game.version + 1  # the answer is the table after the move
+        connection.queries_log.clear()
+        with CaptureQueriesContext(connection) as captured:
+            answer = clients[player].post(f"/api/games/{game.pk}/actions/", body, format="json")
+        sent = [query["sql"] for query in captured.captured_queries]
+        assert answer.status_code == 200, answer.content
+        assert answer.json()["version"] == game.version + 1  # the answer is the table after the move
         assert not [sql for sql in sent if 'FROM "games_move"' in sql], sent  # no read of the log
-        if answers[0].json()["status"] != Game.Status.ACTIVE:
+        if answer.json()["status"] != Game.Status.ACTIVE:
             return counts, len(sent)
         counts.append(len(sent))
     raise AssertionError("the game did not end")
@@ -129,7 +120,9 @@ def test_the_api_moves_answer_is_what_a_fresh_read_shows() -> None:
         player = engine.waiting_for()[0]
         action = {key: value for key, value in engine.legal_actions(player)[0].items() if key != "player"}
         answer = clients[player].post(
-            f"/api/games/{game.pk}/actions/", {"action": action, "expected_version": game.version}, format="json"
+            f"/api/games/{game.pk}/actions/",
+            {"action": action, "expected_version": game.version},
+            format="json",
         )
         assert answer.status_code == 200
         assert answer.json() == clients[player].get(f"/api/games/{game.pk}/").json()
