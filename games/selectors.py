@@ -27,7 +27,7 @@ from django.db.models import (
     When,
     Window,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Least
 from django.utils.translation import gettext as _
 
 import durak
@@ -191,13 +191,98 @@ def game_get_for_viewer(
     return game
 
 
+#: How many moves the game page's history shows, and each of its "Earlier moves" pages.
+HISTORY_PAGE = 20
+
+
+@dataclass(frozen=True)
+class HistoryWindow:
+    """A page of a game's move log, as the history shows it: the moves from ``first`` (a
+    ``Move.seq``) on, and before them the moves of the bout they start in, from its first move
+    (after a ``bout_end``, or the game's first move): what the words of a pass on beaten cards
+    and the last-move line need (``games.words.history``). ``moves``: oldest first.
+    ``new_earlier``: how many of the others' moves before ``first`` the reader has not seen
+    (``history_window``'s ``seen``), which the page counts as new without showing them."""
+
+    moves: list[Move]
+    first: int = 1
+    new_earlier: int = 0
+
+    @property
+    def shown(self) -> list[Move]:
+        return [move for move in self.moves if move.seq >= self.first]
+
+
+def _not_by(position: int) -> Q:
+    """Moves not made by the seat ``position`` (a server action names its player in the action)."""
+    return ~Q(position=position) & ~Q(position__isnull=True, action__player=position)
+
+
+def history_window(
+    *,
+    game_id: int,
+    before: int | None = None,
+    size: int = HISTORY_PAGE,
+    last_move: bool = False,
+    me: int | None = None,
+    seen: int | None = None,
+) -> HistoryWindow:
+    """The ``size`` newest moves of the game's log before the move ``before`` (None: all of its
+    latest), read with the moves of the bout the first of them is in: one query, walking the
+    ``(game, seq)`` index back from the newest, whatever the length of the log. ``last_move``:
+    also back to the newest move of the game (``durak.is_move``) and its bout, when preferences
+    alone came after it, for the last-move line. ``me`` and ``seen`` (``Seat.seen_moves``):
+    count the moves of the others after ``seen`` that come before the page
+    (``HistoryWindow.new_earlier``). Every logged action is public: played cards lie face up."""
+    log = Move.objects.filter(game_id=game_id)
+    if before is not None:
+        log = log.filter(seq__lt=before)
+    first = Coalesce(Subquery(log.order_by("-seq").values("seq")[size - 1 : size]), Value(1))
+    reach: Any = first
+    if last_move:
+        newest_move = log.filter(action__type__in=sorted(durak.MOVE_TYPES)).order_by("-seq").values("seq")
+        reach = Least(first, Coalesce(Subquery(newest_move[:1]), first))
+    bout_start = Subquery(
+        log.filter(seq__lt=reach, events__contains=[{"type": "bout_end"}]).order_by("-seq").values("seq")[:1]
+    )
+    new_earlier: Any = Value(0)
+    if me is not None and seen is not None:
+        unseen = (
+            log.filter(seq__gt=seen, seq__lt=first, action__type__in=sorted(durak.MOVE_TYPES))
+            .filter(_not_by(me))
+            .order_by()
+            .values("game_id")
+            .annotate(count=Count("pk"))
+            .values("count")
+        )
+        new_earlier = Coalesce(Subquery(unseen), Value(0))
+    rows = list(
+        log.filter(seq__gt=Coalesce(bout_start, Value(0)))
+        .annotate(window_first=first, window_new_earlier=new_earlier)
+        .order_by("seq")
+    )
+    if not rows:
+        return HistoryWindow(moves=[])
+    return HistoryWindow(
+        moves=list[Move](rows), first=rows[0].window_first, new_earlier=rows[0].window_new_earlier
+    )
+
+
 @dataclass(frozen=True)
 class GamePage:
     """What a game page is rendered from, read at one moment: the game with its seats and their
-    users, and its move log (empty before the cards are dealt)."""
+    users, and the latest page of its move log (``history_window``; empty before the cards are
+    dealt). ``seen``: how many moves the reader had seen on screen, the others' after them
+    marked new (None: a spectator, one who never looked, or a page that shows them live)."""
 
     game: Game
-    moves: list[Move]
+    history: HistoryWindow
+    seen: int | None = None
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves read: those shown and the start of the bout of the first (oldest first)."""
+        return self.history.moves
 
 
 @contextmanager
@@ -217,16 +302,29 @@ def _one_snapshot() -> Iterator[None]:
         yield
 
 
-def game_page(*, game_id: int, user: User | Any, shared_game_ids: Container[int]) -> GamePage:
-    """The game as ``game_get_for_viewer`` gives it (else ``GameNotFound``) and its move log,
-    all at one moment (``_one_snapshot``): the table, its last-move line, the history and the
-    clocks of a page always agree. Three queries (four for a private game without a seat)."""
+def game_page(
+    *, game_id: int, user: User | Any, shared_game_ids: Container[int], live: bool = False
+) -> GamePage:
+    """The game as ``game_get_for_viewer`` gives it (else ``GameNotFound``) and the latest
+    ``HISTORY_PAGE`` moves of its log (``history_window``), all at one moment
+    (``_one_snapshot``): the table, its last-move line, the history and the clocks of a page
+    always agree. Three queries (four for a private game without a seat), however long the
+    game. ``live``: the page is on the screen and shown this table as the game goes on, so the
+    moves since the reader's seat last looked are seen, none of them new."""
     with _one_snapshot():
         game = game_get_for_viewer(
             game_id=game_id, user=user, shared_game_ids=shared_game_ids, with_tournament=True
         )
-        moves = list(game_moves(game_id=game.pk)) if game.state is not None and game.version else []
-    return GamePage(game=game, moves=moves)
+        seat = seat_of(game=game, user=user)
+        seen = None
+        if seat is not None:
+            seen = game.moves_made if live else seat.seen_moves
+        window = HistoryWindow(moves=[])
+        if game.state is not None and game.version:
+            window = history_window(
+                game_id=game.pk, last_move=True, me=None if seat is None else seat.position, seen=seen
+            )
+    return GamePage(game=game, history=window, seen=seen)
 
 
 def game_version_for_viewer(

@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/open/", views.lobby_open_games, name="lobby_open"),
     path("games/<int:game_id>/", views.game_detail, name="detail"),
     path("games/<int:game_id>/poll/", views.game_poll, name="poll"),
+    path("games/<int:game_id>/history/", views.game_history, name="history"),
     path("games/<int:game_id>/presence/", views.game_presence, name="presence"),
     path("games/<int:game_id>/move/", views.game_move, name="move"),
     path("games/<int:game_id>/join/", views.game_join, name="join"),

@@ -219,22 +219,25 @@ def _render_game(
     visit: bool = False,
     watching: bool = False,
 ) -> HttpResponse:
-    # The game, its seats and its log at one moment (a move committed meanwhile is the next page's).
-    try:
-        page = selectors.game_page(
-            game_id=game_id, user=request.user, shared_game_ids=selectors.share_link_game_ids(request.session)
-        )
-    except GameNotFound:
-        raise Http404(_("No such game.")) from None
-    game = page.game
-    seen = selectors.game_view(game=game, user=request.user)
     # What the player had seen on screen before (``Seat.seen_moves``): the history marks the
     # others' moves since as new. A swap into a page that is visible shows its moves live: seen,
     # none of them new (the marks made when the page opened, or while it was hidden, stay:
     # history.js keeps them).
     live_on_screen = bool(request.htmx) and _page_visible(request)
-    seen_before = seen.seat.seen_moves if seen.seat is not None else None
-    marks_after = game.moves_made if live_on_screen and seen.seat is not None else seen_before
+    # The game, its seats and the latest page of its log at one moment (a move committed
+    # meanwhile is the next page's).
+    try:
+        page = selectors.game_page(
+            game_id=game_id,
+            user=request.user,
+            shared_game_ids=selectors.share_link_game_ids(request.session),
+            live=live_on_screen,
+        )
+    except GameNotFound:
+        raise Http404(_("No such game.")) from None
+    game = page.game
+    seen = selectors.game_view(game=game, user=request.user)
+    marks_after = page.seen
     if visit and game.status == Game.Status.ACTIVE:
         services.seat_seen(game=game, seat=seen.seat, moves=game.moves_made)
         _seen_just_now(request, game.pk)
@@ -252,7 +255,8 @@ def _render_game(
     history = words.History([])
     if seen.view is not None:
         names = {seat.position: _seat_name(seat) for seat in seats}
-        # The whole log in one read: the history and the last-move line (``games.words``).
+        # The latest page of the log, from the start of its first bout, in one read: the history
+        # and the last-move line (``games.words``), the same words as from the whole log.
         moves = page.moves
         last = next((move for move in reversed(moves) if durak.is_move(move.action["type"])), None)
         over = engine.game_of(seen.view) if seen.view.get("over") else None
@@ -262,6 +266,8 @@ def _render_game(
             names=names,
             seen=marks_after,
             outcome=over.outcome() if over is not None else None,
+            since=page.history.first,
+            new_earlier=page.history.new_earlier,
         )
         table = build_table(
             seen.view,
@@ -293,6 +299,7 @@ def _render_game(
         "seat": seen.seat,
         "table": table,
         "history": history,
+        "history_seen": marks_after,
         "error": error,
         "poll_seconds": settings.GAME_POLL_SECONDS,
         "presence_heartbeat": int(services.PRESENCE_HEARTBEAT.total_seconds()),
@@ -367,6 +374,62 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         _still_watching(request, game_id)
         return HttpResponse(status=204)
     return _render_game(request, game_id, watching=True)
+
+
+#: The greatest move number a request may name (``Move.seq`` is a 32-bit integer).
+_MOST_MOVES = 2**31 - 1
+
+
+def _move_number(asked: str) -> int | None:
+    """A move number from a query string, or None for anything but one from 0 to
+    ``_MOST_MOVES`` in ASCII digits (int() would take "²", " 7" and 5000 digits)."""
+    if not (asked.isascii() and asked.isdigit() and len(asked) <= 10):
+        return None
+    number = int(asked)
+    return number if number <= _MOST_MOVES else None
+
+
+@require_GET
+def game_history(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """``GET /games/<id>/history/?before=N``: the ``HISTORY_PAGE`` moves of the history before
+    move ``N`` ("Earlier moves"), with its own "Earlier moves" while more remain: the list's
+    items, which HTMX puts in place of the button; without JavaScript a page of them. To whoever
+    may see the game, else the 404 of a missing game; ``seen`` (the ``Seat.seen_moves`` the
+    page was drawn with) marks the others' moves after it as new, as on the page. Three
+    queries, and no engine state read before the game is over, however long the log."""
+    before = _move_number(request.GET.get("before", ""))
+    if before is None or before < 1:
+        return HttpResponse(
+            _("Name the move to show the moves before as a number from 1."),
+            status=400,
+            content_type="text/plain",
+        )
+    asked_seen = request.GET.get("seen", "")
+    seen = _move_number(asked_seen) if asked_seen else None
+    if asked_seen and seen is None:
+        return HttpResponse(
+            _("Give the moves seen as a number from 0."), status=400, content_type="text/plain"
+        )
+    game = _get_game(request, game_id)
+    seat = selectors.seat_of(game=game, user=request.user)
+    me = None if seat is None else seat.position
+    window = selectors.history_window(game_id=game.pk, before=before) if game.state is not None else None
+    history = words.History([])
+    if window is not None:
+        outcome = None
+        if game.status == Game.Status.FINISHED and window.moves and window.moves[-1].seq == game.moves_made:
+            outcome = selectors.game_view(game=game, user=request.user).outcome  # its end is on the page
+        history = words.history(
+            window.moves,
+            me=me,
+            names={s.position: _seat_name(s) for s in game.seats.all()},
+            seen=seen if me is not None else None,
+            outcome=outcome,
+            since=window.first,
+        )
+    context = {"game": game, "history": history, "history_seen": seen if me is not None else None}
+    template = "games/_history_items.html" if request.htmx else "games/history.html"
+    return render(request, template, context)
 
 
 def _page_visible(request: HttpRequest) -> bool:

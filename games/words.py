@@ -602,9 +602,12 @@ class HistoryEntry:
 
 @dataclass(frozen=True)
 class History:
-    """The entries of a game's history, newest first."""
+    """The entries of a game's history, newest first: all of them, or a page of the latest
+    (``first_seq`` the oldest shown). ``new_earlier``: the others' moves the reader has not
+    seen that come before the page, counted in ``new_count`` without being shown."""
 
     entries: list[HistoryEntry]
+    new_earlier: int = 0
 
     def __iter__(self) -> Iterator[HistoryEntry]:
         return iter(self.entries)
@@ -614,7 +617,17 @@ class History:
 
     @property
     def new_count(self) -> int:
-        return sum(entry.new for entry in self.entries)
+        return sum(entry.new for entry in self.entries) + self.new_earlier
+
+    @property
+    def first_seq(self) -> int:
+        """The ``seq`` of the oldest entry shown (1 for none)."""
+        return self.entries[-1].seq if self.entries else 1
+
+    @property
+    def has_earlier(self) -> bool:
+        """Whether moves of the log come before the oldest entry shown."""
+        return self.first_seq > 1
 
 
 def history(
@@ -624,16 +637,24 @@ def history(
     names: Mapping[int, str],
     seen: int | None = None,
     outcome: durak.Outcome | None = None,
+    since: int = 1,
+    new_earlier: int = 0,
 ) -> History:
     """The public move log in words, newest first. ``moves``: ``Move`` rows (or anything with
-    ``seq``, ``position``, ``action``, ``events``, ``created_at``), oldest first, as read at once.
-    ``seen``: how many moves of the log the reader has seen on screen (``Seat.seen_moves``;
-    None: they never looked); the others' moves after those are ``new``. ``outcome``: the
-    finished game's, told at its end as on the table."""
+    ``seq``, ``position``, ``action``, ``events``, ``created_at``), oldest first, as read at once:
+    the whole log, or a part of it that starts with a bout (the game's first move, or the one
+    after a ``bout_end``: ``games.selectors.history_window``), which tells its moves exactly as
+    the whole log would. ``since``: the ``seq`` of the first move to tell (those before only
+    say what was on the table). ``seen``: how many moves of the log the reader has seen on
+    screen (``Seat.seen_moves``; None: they never looked); the others' moves after those are
+    ``new``, and ``new_earlier`` more of them come before ``since``. ``outcome``: the finished
+    game's, told at its end as on the table."""
     moves = list(moves)
     on_beaten = passes_on_beaten(moves)
     entries = []
     for move in moves:
+        if move.seq < since:
+            continue
         player = move.position if move.position is not None else move.action.get("player")
         at = getattr(move, "created_at", None)
         mine = me is not None and player == me
@@ -656,4 +677,4 @@ def history(
             )
         )
     entries.reverse()
-    return History(entries)
+    return History(entries, new_earlier=new_earlier)
