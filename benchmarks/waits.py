@@ -1,6 +1,6 @@
 """Many long polls held on one web process (a benchmark, not a test).
 
-    python -m benchmarks.waits [--waiters 200] [--workers 1] [--redis-db 9]
+    python -m benchmarks.waits [--waiters 200] [--workers 1] [--idle-seconds 20] [--redis-db 9]
 
 Needs PostgreSQL and Redis (as the tests do). It re-creates a ``durak_waits`` database
 (``WAITS_DATABASE_URL`` to change it), serves the site as the README's production section says
@@ -8,9 +8,11 @@ Needs PostgreSQL and Redis (as the tests do). It re-creates a ``durak_waits`` da
 and opens ``--waiters`` API long polls (``/api/games/<id>/wait/``, ``--arrivals`` new ones a
 second; eight per user, the most a user may hold; half on each of two running games). Once the
 server holds them all (every user's wait slots are taken, in Redis), it times ``/healthz``
-``--probes`` times one after the other, reads the web process's threads and memory, then makes
-a move in one game and times how long its waiters take to see it. The waits of the other game
-are still held at the end.
+``--probes`` times one after the other, reads the web process's threads and memory, counts the
+database's transactions over ``--idle-seconds`` while the waits sit idle (PostgreSQL's
+``pg_stat_database.xact_commit``: under autocommit each statement is one; nothing else uses
+the database meanwhile), then makes a move in one game and times how long its waiters take to
+see it. The waits of the other game are still held at the end.
 """
 
 from __future__ import annotations
@@ -79,6 +81,20 @@ def make_a_move(game_id: int) -> int:
     return Game.objects.get(pk=game_id).version
 
 
+def committed_transactions() -> int:
+    """The database's committed transactions so far (its statistics lag a backend's by about a
+    second; a window of many seconds makes that small)."""
+    import psycopg
+
+    with psycopg.connect(DATABASE_URL, autocommit=True) as conn:
+        conn.execute("SELECT pg_stat_clear_snapshot()")
+        row = conn.execute(
+            "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
 def process_status(pid: int) -> str:
     """Threads and resident memory of the server's worker processes (children of ``pid``)."""
     children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
@@ -143,6 +159,18 @@ async def drive(
             f"max {latencies[-1] * 1000:.1f} ms"
         )
 
+        await asyncio.sleep(2)  # the probes' own transactions reach the statistics
+        before = await asyncio.to_thread(committed_transactions)
+        await asyncio.sleep(args.idle_seconds)
+        after = await asyncio.to_thread(committed_transactions)
+        idle = after - before - 2  # less the first reading's own two statements
+        print(
+            f"database transactions while the {args.waiters} waits sit idle for {args.idle_seconds:.0f} s: "
+            f"{idle}, {idle / args.idle_seconds:.1f} a second"
+        )
+        if any(task.done() for task in every):
+            sys.exit("a wait answered while idle")
+
         moved = games[0]
         sent = time.monotonic()
         version = await asyncio.to_thread(make_a_move, moved.pk)
@@ -168,6 +196,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="gunicorn's uvicorn worker processes")
     parser.add_argument("--arrivals", type=float, default=250.0, help="new waits a second, opening them")
     parser.add_argument("--probes", type=int, default=50, help="/healthz requests while the waits are held")
+    parser.add_argument(
+        "--idle-seconds", type=float, default=20.0, help="how long the database is watched while they wait"
+    )
     parser.add_argument("--redis-db", type=int, default=int(os.environ.get("TEST_REDIS_DB", "9")))
     args = parser.parse_args()
 
