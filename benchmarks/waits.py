@@ -9,10 +9,10 @@ and opens ``--waiters`` API long polls (``/api/games/<id>/wait/``, ``--arrivals`
 second; eight per user, the most a user may hold; half on each of two running games). Once the
 server holds them all (every user's wait slots are taken, in Redis), it times ``/healthz``
 ``--probes`` times one after the other, reads the web process's threads and memory, counts the
-database's transactions over ``--idle-seconds`` while the waits sit idle (PostgreSQL's
-``pg_stat_database.xact_commit``: under autocommit each statement is one; nothing else uses
-the database meanwhile), then makes a move in one game and times how long its waiters take to
-see it. The waits of the other game are still held at the end.
+statements the server runs over ``--idle-seconds`` while the waits sit idle (its backends'
+``query_start`` in ``pg_stat_activity``, sampled every 10 ms), then makes a move in one game and
+times how long its waiters take to see it. The waits of the other game are still held at the
+end.
 """
 
 from __future__ import annotations
@@ -81,18 +81,30 @@ def make_a_move(game_id: int) -> int:
     return Game.objects.get(pk=game_id).version
 
 
-def committed_transactions() -> int:
-    """The database's committed transactions so far (its statistics lag a backend's by about a
-    second; a window of many seconds makes that small)."""
+def statements_while(seconds: float, *, every: float = 0.01) -> int:
+    """How many statements the site's connections to the database run over ``seconds``: each
+    client backend's ``query_start`` in ``pg_stat_activity`` (live, unlike the statistics, and
+    without autovacuum's transactions) sampled every ``every`` seconds, each change one statement
+    (a lower bound: two statements of one backend between samples count once)."""
     import psycopg
 
+    seen: dict[int, Any] = {}
+    changes = 0
     with psycopg.connect(DATABASE_URL, autocommit=True) as conn:
-        conn.execute("SELECT pg_stat_clear_snapshot()")
-        row = conn.execute(
-            "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
-        ).fetchone()
-    assert row is not None
-    return int(row[0])
+        ends = time.monotonic() + seconds
+        first = True
+        while time.monotonic() < ends:
+            rows = conn.execute(
+                "SELECT pid, query_start FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+            ).fetchall()
+            for pid, started in rows:
+                if not first and seen.get(pid) != started:
+                    changes += 1
+                seen[pid] = started
+            first = False
+            time.sleep(every)
+    return changes
 
 
 def process_status(pid: int) -> str:
@@ -159,13 +171,10 @@ async def drive(
             f"max {latencies[-1] * 1000:.1f} ms"
         )
 
-        await asyncio.sleep(2)  # the probes' own transactions reach the statistics
-        before = await asyncio.to_thread(committed_transactions)
-        await asyncio.sleep(args.idle_seconds)
-        after = await asyncio.to_thread(committed_transactions)
-        idle = after - before - 2  # less the first reading's own two statements
+        await asyncio.sleep(2)  # the probes' requests are over
+        idle = await asyncio.to_thread(statements_while, args.idle_seconds)
         print(
-            f"database transactions while the {args.waiters} waits sit idle for {args.idle_seconds:.0f} s: "
+            f"database statements while the {args.waiters} waits sit idle for {args.idle_seconds:.0f} s: "
             f"{idle}, {idle / args.idle_seconds:.1f} a second"
         )
         if any(task.done() for task in every):
