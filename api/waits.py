@@ -1,9 +1,20 @@
 """The API's long poll, ``GET /api/games/{id}/wait/?version=n``, as an asynchronous view.
 
-A waiting request holds no worker and no database connection: the view awaits the change on
-the event loop, where every wait of the process shares one reading of the versions of all the
-games waited on, one query per ``WAIT_POLL_SECONDS`` (:class:`Watch`), however many wait. (The
-thread Django runs the synchronous middleware in stays parked meanwhile, asleep.)
+A waiting request holds no worker and no database connection, and reads nothing while it waits:
+it hears the game's channel through the live pages' fan-out (``durak_site.live.hearing``: the
+process's one Redis subscription, or the socket folder without Redis), as a page's stream does,
+and wakes when an event says the game is past ``n``. It reads the database once as it starts
+(its checks and the version, read only once it hears the channel, so a move committed in
+between still wakes it) and once as it ends (the answer; or, when no event came, the version
+once more, so a move whose event was dropped is still answered and not a 204).
+
+Where the fan-out cannot carry every process's events (no ``LIVE_REDIS_URL`` and no socket
+folder, Redis unreachable, a synchronous server) or it is lost during the wait, the wait polls
+the database instead, for the rest of its time: every wait of the process shares one reading of
+the versions of all the games waited on, one query per ``WAIT_POLL_SECONDS`` (:class:`Watch`).
+Either way the answer keeps the endpoint's contract: the game as soon as (within a beat, when
+polling) its version is not ``n``, a 204 only after ``API_WAIT_SECONDS`` with no change.
+(The thread Django runs the synchronous middleware in stays parked meanwhile, asleep.)
 
 Everything else is the API's own: :class:`GameWaitView` is a DRF view that is never
 dispatched for a ``GET``; its checks (the API's authentication, permission and throttle
@@ -21,6 +32,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
+import json
 import logging
 import math
 import threading
@@ -34,6 +47,7 @@ from typing import Any
 import redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.csrf import csrf_exempt
@@ -44,6 +58,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from durak_site import live
 from durak_site.cache import redis_name
 from games import selectors
 from games.models import Game
@@ -53,8 +68,11 @@ from .views import caller, errors, game_detail_data
 
 logger = logging.getLogger(__name__)
 
-#: How often the process reads the versions of the games its requests wait on.
+#: How often the process reads the versions of the games its requests wait on, when they poll.
 WAIT_POLL_SECONDS = 0.25
+#: How long a wait gives the process's Redis subscription to come up before it polls instead
+#: (each wait's start is delayed this much while Redis is down).
+HEAR_WITHIN_SECONDS = 0.5
 #: How many of a process's waits use the database at once (``DATABASE_POOL_SIZE`` is 10).
 DATABASE_TURNS = 4
 #: A slot whose release never came (its process was killed) stops counting this long after
@@ -112,7 +130,80 @@ def hand_back_connections() -> None:
             connection.close_if_unusable_or_obsolete()
 
 
-# --- The shared reading ---------------------------------------------------------------------
+# --- Hearing the move ------------------------------------------------------------------------
+
+
+class Heard(enum.Enum):
+    MOVED = "moved"  # an event says the game is past the version waited on
+    NOTHING = "nothing"  # no such event before the wait's end
+    DEAF = "deaf"  # the fan-out was lost (or said what cannot be read): events may be missed
+
+
+def _version_in(event: Any, game_id: int) -> int | None:
+    """The version a game event announces (``games.versions``), or None if it says none."""
+    try:
+        data = json.loads(event.data)
+    except (TypeError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("game") != game_id:
+        return None
+    version = data.get("version")
+    return version if type(version) is int else None
+
+
+async def hear_move(heard: live.Hearing, game_id: int, known: int, give_up: float) -> Heard:
+    """Wait on the game's channel until an event announces a version past ``known``, or the
+    loop's clock reaches ``give_up``. An older event (sent before the version was read) is not
+    news; an event that announces no version makes the wait look for itself (DEAF)."""
+    loop = asyncio.get_running_loop()
+    while not heard.lost:
+        left = give_up - loop.time()
+        if left <= 0:
+            return Heard.NOTHING
+        try:
+            async with asyncio.timeout(left):
+                events = await heard.next_events()
+        except TimeoutError:
+            return Heard.NOTHING
+        for event in events:
+            if event.type != "game":
+                continue
+            version = _version_in(event, game_id)
+            if version is None:
+                return Heard.DEAF
+            if version > known:
+                return Heard.MOVED
+    return Heard.DEAF
+
+
+def _hearing(
+    request: HttpRequest, game_id: int
+) -> contextlib.AbstractAsyncContextManager[live.Hearing | None]:
+    """The game's channel heard through the process's fan-out, or None (the wait polls): a
+    synchronous server runs each request on an event loop of its own, which the process's
+    subscription cannot follow."""
+    if not isinstance(request, ASGIRequest):
+        return contextlib.nullcontext()
+    return live.hearing([live.game_channel(game_id)], within=HEAR_WITHIN_SECONDS)
+
+
+async def moved_on(
+    here: Watch, heard: live.Hearing | None, game_id: int, known: int, give_up: float
+) -> bool | None:
+    """Whether the game moved past ``known`` before ``give_up``: True, False, or None (no event
+    came: not known, to be read). Heard on the fan-out; polled while there is none, or once it
+    is lost, for the rest of the wait."""
+    if heard is not None:
+        news = await hear_move(heard, game_id, known, give_up)
+        if news is Heard.MOVED:
+            return True
+        if news is Heard.NOTHING:
+            return None
+        logger.info("wait on game %s: the live fan-out was lost, polling for the rest", game_id)
+    return await here.changed(game_id, known, give_up)
+
+
+# --- The shared reading (the fallback: polling) ---------------------------------------------
 
 
 @dataclass
@@ -348,11 +439,14 @@ def begin(request: HttpRequest, game_id: int) -> Waiting | HttpResponse:
         hand_back_connections()
 
 
-def end(waiting: Waiting, moved: bool) -> HttpResponse:
-    """The wait's answer: the game (as the caller may see it) if it moved on, else 204."""
+def end(waiting: Waiting, moved: bool | None) -> HttpResponse:
+    """The wait's answer: the game (as the caller may see it) if it moved on, else 204.
+    ``moved`` None: not known (no event came), the version is read once to know."""
     view = waiting.view
     try:
         try:
+            if moved is None:
+                moved = versions_of([waiting.game_id]).get(waiting.game_id) != waiting.known
             if moved:
                 response = view.get(waiting.request, waiting.game_id)
             else:
@@ -369,14 +463,15 @@ async def game_wait(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.method not in ("GET", "HEAD"):  # 405, or the OPTIONS answer: DRF's own
         response: HttpResponse = await sync_to_async(GameWaitView.as_view())(request, game_id=game_id)
         return response
-    async with loop_watch() as here:
+    # Heard first, read after: a move committed once the version is read is heard.
+    async with loop_watch() as here, _hearing(request, game_id) as heard:
         async with here.turns:
             begun = await sync_to_async(begin)(request, game_id)
         if isinstance(begun, HttpResponse):
             return begun
         try:
             give_up = asyncio.get_running_loop().time() + settings.API_WAIT_SECONDS
-            moved = await here.changed(game_id, begun.known, give_up)
+            moved = await moved_on(here, heard, game_id, begun.known, give_up)
             async with here.turns:
                 answer: HttpResponse = await sync_to_async(end)(begun, moved)
             return answer

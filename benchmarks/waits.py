@@ -1,6 +1,6 @@
 """Many long polls held on one web process (a benchmark, not a test).
 
-    python -m benchmarks.waits [--waiters 200] [--workers 1] [--redis-db 9]
+    python -m benchmarks.waits [--waiters 200] [--workers 1] [--idle-seconds 20] [--redis-db 9]
 
 Needs PostgreSQL and Redis (as the tests do). It re-creates a ``durak_waits`` database
 (``WAITS_DATABASE_URL`` to change it), serves the site as the README's production section says
@@ -8,9 +8,11 @@ Needs PostgreSQL and Redis (as the tests do). It re-creates a ``durak_waits`` da
 and opens ``--waiters`` API long polls (``/api/games/<id>/wait/``, ``--arrivals`` new ones a
 second; eight per user, the most a user may hold; half on each of two running games). Once the
 server holds them all (every user's wait slots are taken, in Redis), it times ``/healthz``
-``--probes`` times one after the other, reads the web process's threads and memory, then makes
-a move in one game and times how long its waiters take to see it. The waits of the other game
-are still held at the end.
+``--probes`` times one after the other, reads the web process's threads and memory, counts the
+statements the server runs over ``--idle-seconds`` while the waits sit idle (its backends'
+``query_start`` in ``pg_stat_activity``, sampled every 10 ms), then makes a move in one game and
+times how long its waiters take to see it. The waits of the other game are still held at the
+end.
 """
 
 from __future__ import annotations
@@ -79,6 +81,32 @@ def make_a_move(game_id: int) -> int:
     return Game.objects.get(pk=game_id).version
 
 
+def statements_while(seconds: float, *, every: float = 0.01) -> int:
+    """How many statements the site's connections to the database run over ``seconds``: each
+    client backend's ``query_start`` in ``pg_stat_activity`` (live, unlike the statistics, and
+    without autovacuum's transactions) sampled every ``every`` seconds, each change one statement
+    (a lower bound: two statements of one backend between samples count once)."""
+    import psycopg
+
+    seen: dict[int, Any] = {}
+    changes = 0
+    with psycopg.connect(DATABASE_URL, autocommit=True) as conn:
+        ends = time.monotonic() + seconds
+        first = True
+        while time.monotonic() < ends:
+            rows = conn.execute(
+                "SELECT pid, query_start FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+            ).fetchall()
+            for pid, started in rows:
+                if not first and seen.get(pid) != started:
+                    changes += 1
+                seen[pid] = started
+            first = False
+            time.sleep(every)
+    return changes
+
+
 def process_status(pid: int) -> str:
     """Threads and resident memory of the server's worker processes (children of ``pid``)."""
     children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
@@ -143,6 +171,15 @@ async def drive(
             f"max {latencies[-1] * 1000:.1f} ms"
         )
 
+        await asyncio.sleep(2)  # the probes' requests are over
+        idle = await asyncio.to_thread(statements_while, args.idle_seconds)
+        print(
+            f"database statements while the {args.waiters} waits sit idle for {args.idle_seconds:.0f} s: "
+            f"{idle}, {idle / args.idle_seconds:.1f} a second"
+        )
+        if any(task.done() for task in every):
+            sys.exit("a wait answered while idle")
+
         moved = games[0]
         sent = time.monotonic()
         version = await asyncio.to_thread(make_a_move, moved.pk)
@@ -168,6 +205,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="gunicorn's uvicorn worker processes")
     parser.add_argument("--arrivals", type=float, default=250.0, help="new waits a second, opening them")
     parser.add_argument("--probes", type=int, default=50, help="/healthz requests while the waits are held")
+    parser.add_argument(
+        "--idle-seconds", type=float, default=20.0, help="how long the database is watched while they wait"
+    )
     parser.add_argument("--redis-db", type=int, default=int(os.environ.get("TEST_REDIS_DB", "9")))
     args = parser.parse_args()
 

@@ -277,8 +277,9 @@ class Fanout:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._subscribed: asyncio.Event | None = None
 
-    async def ready(self) -> bool:
-        """Whether events reach this process now (subscribing first, if need be)."""
+    async def ready(self, within: float = SUBSCRIBE_WAIT_SECONDS) -> bool:
+        """Whether events reach this process now (subscribing first, if need be, for at most
+        ``within`` seconds)."""
         if not settings.LIVE_REDIS_URL:
             # Without Redis: the other processes' events come through the socket folder, when
             # there is one (a socket that cannot be bound refuses the stream: the page polls).
@@ -290,7 +291,7 @@ class Fanout:
             self._task = loop.create_task(self._run(self._subscribed))
         assert self._subscribed is not None
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._subscribed.wait(), SUBSCRIBE_WAIT_SECONDS)
+            await asyncio.wait_for(self._subscribed.wait(), within)
         return self._subscribed.is_set()
 
     async def _run(self, subscribed: asyncio.Event) -> None:
@@ -355,9 +356,98 @@ def _control(kind: str, data: str) -> None:
 
 
 def end_all_streams() -> None:
-    """End every stream of this process with a ``stream-error`` (their pages then poll)."""
+    """End every stream of this process with a ``stream-error`` (their pages then poll), and tell
+    every :class:`Hearing` that it may miss events from now on."""
     for stream in _open_streams.all():
         stream.end(UNAVAILABLE)
+    _hearings.lose_all()
+
+
+# --- Hearing events without a stream ---------------------------------------------------------
+
+
+class Hearing(Listener):  # type: ignore[misc]
+    """A listener of this process on some channels for code that awaits their events itself on
+    the event loop (the API's long poll, ``api.waits``) rather than streaming them to a page.
+
+    Its channels' events queue as a stream's do (django-eventstream's listener manager); await
+    :meth:`next_events`. When this process stops hearing the others (the Redis subscription is
+    lost) :attr:`lost` turns true and it wakes: from then on an event may be missed, and the
+    waiter must look for itself."""
+
+    aevent: asyncio.Event
+    channel_items: dict[str, list[Event]]
+    overflow: bool
+
+    def __init__(self, channels: Collection[str]) -> None:
+        super().__init__()
+        self.channels = set(channels)
+        self.loop = asyncio.get_running_loop()
+        self.lost = False
+
+    def lose(self) -> None:
+        """Mark it lost and wake it, from any thread."""
+        with get_listener_manager().lock:
+            self.lost = True
+        with contextlib.suppress(RuntimeError):  # a loop already closed: nothing left to wake
+            self.wake_threadsafe()
+
+    async def next_events(self) -> list[Event]:
+        """The events queued since the last call, once there is one (or it is :attr:`lost`:
+        then perhaps none). A caller bounds the wait with ``asyncio.timeout``."""
+        await self.aevent.wait()
+        with get_listener_manager().lock:
+            queued, self.channel_items = self.channel_items, {}
+            self.overflow = False  # the events kept tell as much: each is news of a version
+            self.aevent.clear()
+        return [event for events in queued.values() for event in events]
+
+
+class _Hearings:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._hearings: set[Hearing] = set()
+
+    def add(self, hearing: Hearing) -> None:
+        with self._lock:
+            self._hearings.add(hearing)
+
+    def remove(self, hearing: Hearing) -> None:
+        with self._lock:
+            self._hearings.discard(hearing)
+
+    def lose_all(self) -> None:
+        with self._lock:
+            lost = list(self._hearings)
+        for hearing in lost:
+            hearing.lose()
+
+
+_hearings = _Hearings()
+
+
+@contextlib.asynccontextmanager
+async def hearing(channels: Collection[str], *, within: float) -> AsyncIterator[Hearing | None]:
+    """Hear the events of ``channels`` sent by any process of the site, from now until the block
+    ends; None when they cannot all reach this one now: the fan-out is ``local`` (:func:`fanout`),
+    or this process is not subscribed to Redis within ``within`` seconds (nor bound to the
+    socket folder). Events sent after this is entered are heard (or it is :attr:`Hearing.lost`),
+    so a waiter reads what it waits on only after entering it. On the event loop of an ASGI
+    request only (a synchronous server runs each request on a loop of its own, which the
+    process's subscription cannot follow)."""
+    if fanout() == "local" or not await _fanout.ready(within):
+        yield None
+        return
+    heard = Hearing(channels)
+    manager = get_listener_manager()
+    # No await between ready() and here: the subscription cannot be lost in between unheard.
+    _hearings.add(heard)
+    manager.add_listener(heard)
+    try:
+        yield heard
+    finally:
+        manager.remove_listener(heard)
+        _hearings.remove(heard)
 
 
 # --- Ending streams ---------------------------------------------------------------------------

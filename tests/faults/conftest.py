@@ -27,9 +27,9 @@ from django.test import Client
 from accounts.models import User
 from tests.factories import api_token
 
-#: Not a test module: the web process's application for the kill drill (it patches the write
-#: core when imported), never to be imported by the test run's collection of doctests.
-collect_ignore = ["held_move.py"]
+#: Not test modules: the web process's applications for the kill drill (it patches the write
+#: core when imported) and the held wait's, never to be imported by the collection of doctests.
+collect_ignore = ["held_move.py", "held_wait.py"]
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: The README's production command with one worker process: under ASGI each request's synchronous
