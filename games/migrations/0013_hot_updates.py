@@ -58,11 +58,11 @@ class Migration(migrations.Migration):
             database_operations=[
                 migrations.RunSQL(
                     'DROP INDEX IF EXISTS "games_seat_game_id_ad720f5b"',
-                    reverse_sql='CREATE INDEX "games_seat_game_id_ad720f5b" ON "games_seat" ("game_id")',
+                    reverse_sql='CREATE INDEX IF NOT EXISTS "games_seat_game_id_ad720f5b" ON "games_seat" ("game_id")',
                 ),
                 migrations.RunSQL(
                     'DROP INDEX IF EXISTS "games_seat_user_id_9fbc01bf"',
-                    reverse_sql='CREATE INDEX "games_seat_user_id_9fbc01bf" ON "games_seat" ("user_id")',
+                    reverse_sql='CREATE INDEX IF NOT EXISTS "games_seat_user_id_9fbc01bf" ON "games_seat" ("user_id")',
                 ),
             ],
         ),
