@@ -182,8 +182,12 @@ class Seat(models.Model):
             pgettext_lazy("seat result", "won"),
         )  # not the fool, still holding cards when a timeout or resignation ended it
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    # No index of their own: (game, position), (game, user) and (user, game) below lead with
+    # them, and every index more is one more entry each non-HOT update writes.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats", db_index=False
+    )
     position = models.PositiveSmallIntegerField(help_text="The engine's player number.")
     awaiting_move = models.BooleanField(
         default=False, help_text="The engine waits for this player (copied after every move)."
@@ -238,6 +242,10 @@ class Seat(models.Model):
     )
 
     class Meta:
+        # A seat's update is in place (HOT: benchmarks/hot_updates.py) only if no indexed column
+        # changes: so no index on ``deadline`` (the timeout sweep reads ``Game.deadline``), which a
+        # clocked move changes in every seat it waits for. ``awaiting_move`` (the header's count)
+        # and ``warn_at`` (the reminder sweep) keep theirs: docs/scale.md.
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
             models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
@@ -247,9 +255,6 @@ class Seat(models.Model):
             # A player's game ids without reading their seat rows (index-only scans): "my games",
             # the profile's count of running games (benchmarks/scale.py).
             models.Index(fields=["user", "game"], name="seat_user_game_idx"),
-            models.Index(
-                fields=["deadline"], name="seat_deadline_idx", condition=models.Q(deadline__isnull=False)
-            ),
             models.Index(fields=["warn_at"], name="seat_warn_idx", condition=models.Q(warn_at__isnull=False)),
         ]
         ordering = ["position"]
