@@ -24,6 +24,11 @@ import durak
 CORRESPONDENCE_FROM = timedelta(hours=1)
 
 
+#: A game's tournament round, if it is one's (``tournaments.Table``, the reverse one-to-one
+#: ``Game.tournament_table``): read with the game row by whatever names the tournament.
+TOURNAMENT_TABLE = "tournament_table__round__tournament"
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", pgettext_lazy("game status", "open")

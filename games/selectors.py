@@ -36,7 +36,7 @@ from durak_site import dates
 
 from . import limits, versions
 from .exceptions import GameNotFound
-from .models import CORRESPONDENCE_FROM, Game, Invitation, Move, Seat
+from .models import CORRESPONDENCE_FROM, TOURNAMENT_TABLE, Game, Invitation, Move, Seat
 
 _SEATS_WITH_USERS = Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
@@ -52,11 +52,6 @@ def game_version(*, game_id: int) -> int | None:
 def no_such_game(game_id: int) -> GameNotFound:
     """What a missing game and a game the viewer may not see both answer: the same words."""
     return GameNotFound(_("There is no game %(number)s.") % {"number": game_id})
-
-
-#: A game's tournament round, if it is one's (``tournaments.Table``, the reverse one-to-one
-#: ``Game.tournament_table``): read with the game row by its page, which names the tournament.
-TOURNAMENT_TABLE = "tournament_table__round__tournament"
 
 
 def game_get(*, game_id: int, with_tournament: bool = False) -> Game:
@@ -303,27 +298,46 @@ def _one_snapshot() -> Iterator[None]:
 
 
 def game_page(
-    *, game_id: int, user: User | Any, shared_game_ids: Container[int], live: bool = False
+    *,
+    game_id: int,
+    user: User | Any,
+    shared_game_ids: Container[int],
+    live: bool = False,
+    held: Game | None = None,
 ) -> GamePage:
     """The game as ``game_get_for_viewer`` gives it (else ``GameNotFound``) and the latest
     ``HISTORY_PAGE`` moves of its log (``history_window``), all at one moment
     (``_one_snapshot``): the table, its last-move line, the history and the clocks of a page
     always agree. Three queries (four for a private game without a seat), however long the
     game. ``live``: the page is on the screen and shown this table as the game goes on, so the
-    moves since the reader's seat last looked are seen, none of them new."""
+    moves since the reader's seat last looked are seen, none of them new.
+
+    ``held``: the game as a change of the user's has just written it (``services.make_move``'s
+    answer: its seats held, its tournament read): only its log is read, one query, up to the
+    move it wrote, so the page agrees with it even if another move has come since."""
+    if held is not None:
+        return _page_of(held, user=user, live=live, up_to=held.moves_made)
     with _one_snapshot():
         game = game_get_for_viewer(
             game_id=game_id, user=user, shared_game_ids=shared_game_ids, with_tournament=True
         )
-        seat = seat_of(game=game, user=user)
-        seen = None
-        if seat is not None:
-            seen = game.moves_made if live else seat.seen_moves
-        window = HistoryWindow(moves=[])
-        if game.state is not None and game.version:
-            window = history_window(
-                game_id=game.pk, last_move=True, me=None if seat is None else seat.position, seen=seen
-            )
+        return _page_of(game, user=user, live=live)
+
+
+def _page_of(game: Game, *, user: User | Any, live: bool, up_to: int | None = None) -> GamePage:
+    seat = seat_of(game=game, user=user)
+    seen = None
+    if seat is not None:
+        seen = game.moves_made if live else seat.seen_moves
+    window = HistoryWindow(moves=[])
+    if game.state is not None and game.version:
+        window = history_window(
+            game_id=game.pk,
+            before=None if up_to is None else up_to + 1,
+            last_move=True,
+            me=None if seat is None else seat.position,
+            seen=seen,
+        )
     return GamePage(game=game, history=window, seen=seen)
 
 

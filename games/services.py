@@ -429,8 +429,9 @@ def make_move(
     ``TimeExpired``; the timeout is applied then and there (committed), so the
     player's next look shows its outcome.
 
-    Returns the game as written: its creator, its seats with their users (``game.seats.all()``
-    reads nothing) and its engine (``game.engine()``), so that an answer needs no second read.
+    Returns the game as written: its creator, tournament, seats with their users
+    (``game.seats.all()`` reads nothing) and engine (``game.engine()``), so that an answer needs
+    no second read of them.
     """
     with transaction.atomic():
         game, late = _make_move_locked(
@@ -469,7 +470,7 @@ def _make_move_locked(
     expected_version: int,
     shared_game_ids: Container[int],
 ) -> tuple[Game, tuple[Seat, datetime] | None]:
-    game = write.lock(game_id, with_creator=True)
+    game = write.lock(game_id, for_answer=True)
     seats = write.seats_of(game)
     write.hold_seats(game, seats)
     seat = next((seat for seat in seats if seat.user_id == user.pk), None)

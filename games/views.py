@@ -28,7 +28,7 @@ from durak.enchanted import ENCHANTED_STAGES
 from durak_site import offline
 from durak_site.jsonlimits import loads_limited
 
-from . import leaving, limits, selectors, services, timeouts, words
+from . import leaving, limits, selectors, services, timeouts, versions, words
 from .exceptions import GameError, GameNotFound, InvalidRules
 from .forms import GameCreateForm, LobbyFilterForm, VacationForm
 from .models import Game, Seat
@@ -218,6 +218,7 @@ def _render_game(
     status: int = 200,
     visit: bool = False,
     watching: bool = False,
+    held: Game | None = None,
 ) -> HttpResponse:
     # What the player had seen on screen before (``Seat.seen_moves``): the history marks the
     # others' moves since as new. A swap into a page that is visible shows its moves live: seen,
@@ -232,6 +233,7 @@ def _render_game(
             user=request.user,
             shared_game_ids=selectors.share_link_game_ids(request.session),
             live=live_on_screen,
+            held=held,
         )
     except GameNotFound:
         raise Http404(_("No such game.")) from None
@@ -360,13 +362,19 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Answers 204 from the version number alone while nothing changed (for a public game from
     the cache when one is shared, else one query); otherwise the table partial."""
     asked = request.GET.get("version", "")
+    # Digits only, and few: int() refuses "²" and 5000 digits with a ValueError.
+    known = int(asked) if asked.isascii() and asked.isdigit() and len(asked) <= 10 else None
+    cached = versions.cached(game_id)
+    if known is not None and cached is not None and cached != known:
+        # The shared cache knows the game has moved on: the table at once (it checks who may
+        # see the game itself, with the same 404), without asking for the version first.
+        return _render_game(request, game_id, watching=True)
     try:
         version = selectors.game_version_for_viewer(
             game_id=game_id,
             user=request.user,
             shared_game_ids=selectors.share_link_game_ids(request.session),
-            # Digits only, and few: int() refuses "²" and 5000 digits with a ValueError.
-            known=int(asked) if asked.isascii() and asked.isdigit() and len(asked) <= 10 else None,
+            known=known,
         )
     except GameNotFound:
         raise Http404(_("No such game.")) from None
@@ -491,15 +499,19 @@ def game_move(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         return _render_game(request, game_id, error=_("That move was not understood."), status=400)
     try:
-        services.make_move(
-            user=_player(request), game_id=game_id, action=action, expected_version=expected_version
+        played = services.make_move(
+            user=_player(request),
+            game_id=game_id,
+            action=action,
+            expected_version=expected_version,
+            shared_game_ids=selectors.share_link_game_ids(request.session),
         )
     except GameNotFound:
         raise Http404(_("No such game.")) from None
     except GameError as error:
         return _render_game(request, game_id, error=error.message, status=error.status_code)
     if request.htmx:
-        return _render_game(request, game_id)
+        return _render_game(request, game_id, held=played)  # the table as the move wrote it
     return redirect("games:detail", game_id=game_id)
 
 

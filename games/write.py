@@ -55,7 +55,7 @@ from durak_site.celery import app
 
 from . import hooks, reliability, timeouts, versions
 from .exceptions import GameNotFound, StaleVersion, WrongStatus
-from .models import Game, Move, Seat
+from .models import TOURNAMENT_TABLE, Game, Move, Seat
 
 logger = logging.getLogger(__name__)
 
@@ -89,13 +89,13 @@ BOT_MOVE = "games.tasks.bot_move"
 _STORED = "_write_stored"  # a seat's SEAT_FIELDS as last read or written
 
 
-def lock(game_id: int, *, with_creator: bool = False) -> Game:
+def lock(game_id: int, *, for_answer: bool = False) -> Game:
     """The game row, locked until the end of the current transaction (``GameNotFound``).
-    ``with_creator``: its creator's user row read in the same query (not locked), for an answer
-    that names them."""
+    ``for_answer``: with what an answer built from it names (its creator, its tournament's table,
+    round and tournament: ``TOURNAMENT_TABLE``), read in the same query and not locked."""
     games = Game.objects.select_for_update(of=("self",), no_key=True)
-    if with_creator:
-        games = games.select_related("creator")
+    if for_answer:
+        games = games.select_related("creator", TOURNAMENT_TABLE)
     try:
         return games.get(pk=game_id)
     except Game.DoesNotExist:
