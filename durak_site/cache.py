@@ -8,11 +8,13 @@ for the Celery broker (``durak_site.celery.publish_on_commit``).
 from __future__ import annotations
 
 import logging
+import threading
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
@@ -24,7 +26,27 @@ def redis_name(name: str) -> str:
     return f"{namespace}:{name}" if namespace else name
 
 
+#: The Redis clients of this process, one per location and options (see ``_cache``).
+_clients: dict[tuple[str, ...], RedisCacheClient] = {}
+_clients_lock = threading.Lock()
+
+
 class ForgivingRedisCache(RedisCache):
+    @cached_property
+    def _cache(self) -> RedisCacheClient:
+        """One client, and so one set of connection pools, per process for each location and
+        options. Django makes a cache object per thread and per request context (an ASGI
+        request's task has its own), and each of Django's own would open pools of its own: a
+        new connection to Redis for most requests."""
+        made = vars(self)  # what RedisCache.__init__ set (not in Django's type stubs)
+        servers, options = made["_servers"], made["_options"]
+        key = (*servers, repr(sorted(options.items())))
+        with _clients_lock:
+            client = _clients.get(key)
+            if client is None:
+                client = _clients[key] = made["_class"](servers, **options)
+        return client
+
     def _forgive(self, operation: str, default: Any, call: Any, *args: Any, **kwargs: Any) -> Any:
         try:
             return call(*args, **kwargs)

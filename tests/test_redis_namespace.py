@@ -107,3 +107,19 @@ def test_each_test_process_has_its_own_namespace(worker: str, inherited: str, ke
     namespace = answer.stdout.strip()
     assert (namespace == inherited) is kept
     assert namespace.startswith(f"test-{worker or 'gw3'}-")
+
+
+def test_every_cache_object_of_a_process_shares_one_redis_client() -> None:
+    """Django makes a cache object per thread and request context; they share one client, so one
+    set of connection pools, instead of a new connection for most requests."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from durak_site.cache import ForgivingRedisCache
+
+    def client_of_a_new_cache() -> object:
+        return ForgivingRedisCache(URL, {"KEY_PREFIX": "shared"})._cache
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        clients = {id(client) for client in pool.map(lambda _: client_of_a_new_cache(), range(4))}
+    assert len(clients) == 1
+    assert client_of_a_new_cache() is not ForgivingRedisCache(URL + "?other=1", {})._cache
