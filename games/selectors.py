@@ -187,7 +187,7 @@ def game_get_for_viewer(
 
 
 #: How many moves the game page's history shows, and each of its "Earlier moves" pages.
-HISTORY_PAGE = 20
+HISTORY_PAGE = 10
 
 
 @dataclass(frozen=True)
