@@ -11,9 +11,11 @@ from django.conf import settings as django_settings
 from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+import durak
 from accounts.models import User
 from games import services
 from games.models import Game
+from tests.factories import play_moves, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -102,3 +104,39 @@ def test_the_history_is_open_on_a_desktop_folded_on_a_phone_and_follows_the_tabl
     finally:
         desk_context.close()
         phone_context.close()
+
+
+def test_earlier_moves_come_on_demand_and_stay_when_the_table_moves_on(
+    browser: Browser, live_server: Any, artifacts: Path
+) -> None:
+    """A long game shows its latest moves; "Earlier moves" brings the ones before, page by page,
+    down to the first; the other player's next move swaps the table and the moves brought stay."""
+    game, users = started_game(players=2, seed=21)
+    play_moves(game, users, 40)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.moves_made >= 30
+    context, page = logged_in(browser, users[0], live_server.url, **DESKTOP)
+    try:
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        entries = page.locator("details#history .history-entry")
+        shown = entries.count()
+        assert 10 <= shown < game.moves_made
+        earlier = page.get_by_role("button", name="Earlier moves")
+        while earlier.count():
+            before = entries.count()
+            earlier.click()
+            expect(entries).not_to_have_count(before)
+        expect(entries).to_have_count(game.moves_made)
+        expect(entries.last).to_have_attribute("data-seq", "1")
+        page.locator("details#history").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / "history-earlier-moves.png"), full_page=True)
+
+        game.refresh_from_db()
+        assert game.state is not None
+        engine = durak.Game.from_dict(game.state)
+        player = engine.waiting_for()[0]
+        move(game, users[player], engine.legal_actions(player)[0])
+        expect(entries).to_have_count(game.moves_made + 1, timeout=WAIT_MS)  # the earlier ones stayed
+        expect(entries.first).to_have_attribute("data-seq", str(game.moves_made + 1))
+    finally:
+        context.close()
