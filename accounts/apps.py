@@ -6,4 +6,4 @@ class AccountsConfig(AppConfig):
     name = "accounts"
 
     def ready(self) -> None:
-        from . import auth_cache, signals  # noqa: F401
+        from . import signals  # noqa: F401

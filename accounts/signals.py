@@ -1,5 +1,6 @@
 """A new account starts in the language its owner's browser asked for; a new password revokes
-the account's API tokens and ends its live streams, as does a log-out for that session's."""
+the account's API tokens and ends its live streams, as does a log-out for that session's. (The
+receivers that drop the rows the shared cache keeps are ``auth_cache``'s, registered with these.)"""
 
 from typing import Any
 
@@ -12,7 +13,7 @@ from django.utils import translation
 
 from durak_site import live
 
-from . import tokens
+from . import auth_cache, tokens  # noqa: F401  # auth_cache: its receivers
 from .models import LANGUAGES, User
 
 

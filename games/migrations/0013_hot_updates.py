@@ -17,6 +17,18 @@ Measured with ``python -m benchmarks.hot_updates``.
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+
+
+def _leave_room(apps: object, schema_editor: BaseDatabaseSchemaEditor) -> None:
+    """PostgreSQL's storage parameter; other databases (the embedded default's SQLite) have none."""
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute("ALTER TABLE games_seat SET (fillfactor = 80)")
+
+
+def _reset_room(apps: object, schema_editor: BaseDatabaseSchemaEditor) -> None:
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute("ALTER TABLE games_seat RESET (fillfactor)")
 
 
 class Migration(migrations.Migration):
@@ -66,8 +78,5 @@ class Migration(migrations.Migration):
                 ),
             ],
         ),
-        migrations.RunSQL(
-            "ALTER TABLE games_seat SET (fillfactor = 80)",
-            reverse_sql="ALTER TABLE games_seat RESET (fillfactor)",
-        ),
+        migrations.RunPython(_leave_room, _reset_room),
     ]

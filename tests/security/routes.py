@@ -159,6 +159,12 @@ ROUTES: dict[str, Route] = {
         lambda w: [({"game_id": w.running.pk}, "version=-1")],
         private=lambda w: [({"game_id": w.private.pk}, f"version={w.private.version}")],
     ),
+    "games:history": Route(
+        "GET",
+        lambda w: [({"game_id": w.running.pk}, "before=2"), ({"game_id": w.running.pk}, "before=1&seen=0")],
+        private=lambda w: [({"game_id": w.private.pk}, "before=2")],
+        why="anyone may read a public game's earlier moves (the public log), as its page",
+    ),
     "games:move": Route(
         "POST",
         running,

@@ -80,6 +80,7 @@ def _markers(game: Game) -> list[Call]:
 CALLS: dict[str, Callable[[Game], list[Call]]] = {
     "games:detail": lambda g: [Call("GET"), Call("GET", "invite=guessed")],
     "games:poll": lambda g: [Call("GET", f"version={g.version}"), Call("GET", "version=-1")],
+    "games:history": lambda g: [Call("GET", f"before={g.moves_made + 1}"), Call("GET", "before=2&seen=0")],
     "games:move": lambda g: [Call("POST", data=_action(g, api=False))],
     "games:presence": lambda g: [Call("POST", data={"visible": "1", "version": g.version})],
     "games:join": lambda g: [Call("POST"), Call("POST", data={"token": "guessed-token"})],
