@@ -109,17 +109,26 @@ def test_a_blocked_senders_request_is_kept_but_never_shown_or_answerable(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_accepts_at_once_make_one_friendship_and_one_notice() -> None:
+def test_two_accepts_at_once_make_one_friendship_and_one_notice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both accepts have read the request (two tabs, one click each) before either takes the
+    pair's lock: the barrier holds each there until the other has read it too. (An accept that
+    arrives once the first has committed finds no request: "There is no such friend request.")"""
     alice, bob = UserFactory(), UserFactory()
     request = relations.friend_request_send(sender=alice, recipient=bob)
     accepted: list[Any] = []
     relations.friend_accepted.connect(lambda **kwargs: accepted.append(kwargs), weak=False, dispatch_uid="t")
     errors: list[BaseException] = []
-    barrier = threading.Barrier(2)
+    both_read = threading.Barrier(2, timeout=60)
+    lock_pair = relations._lock_pair
+
+    def lock_once_both_have_read(a: User, b: User) -> None:
+        both_read.wait()
+        lock_pair(a, b)
+
+    monkeypatch.setattr(relations, "_lock_pair", lock_once_both_have_read)
 
     def accept() -> None:
         try:
-            barrier.wait()
             relations.friend_request_accept(user=User.objects.get(pk=bob.pk), request_id=request.pk)
         except BaseException as error:
             errors.append(error)
