@@ -4,6 +4,7 @@ Games are made through the services, so every game a test sees is one the
 site could have produced.
 """
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -102,9 +103,14 @@ def started_game(
     return game, [by_position[p] for p in range(players)]
 
 
-def play_moves(game: Game, users: list[User], count: int) -> Game:
-    """Make up to ``count`` moves through ``services.make_move``: each time the first
-    legal action of the first player the engine waits for."""
+def play_moves(
+    game: Game,
+    users: list[User],
+    count: int,
+    choose: Callable[[list[dict[str, Any]]], dict[str, Any]] | None = None,
+) -> Game:
+    """Make up to ``count`` moves through ``services.make_move``: each time the first legal
+    action (or the one ``choose`` picks from them) of the first player the engine waits for."""
     import durak
 
     for _ in range(count):
@@ -117,7 +123,7 @@ def play_moves(game: Game, users: list[User], count: int) -> Game:
         services.make_move(
             user=users[player],
             game_id=game.pk,
-            action=engine.legal_actions(player)[0],
+            action=(choose or (lambda legal: legal[0]))(engine.legal_actions(player)),
             expected_version=game.version,
         )
     game.refresh_from_db()

@@ -16,7 +16,7 @@ import durak
 from accounts.models import User
 from games import selectors, services, words
 from games.models import Game, Invitation, Move
-from tests.factories import UserFactory, started_game
+from tests.factories import UserFactory, play_moves, started_game
 from tests.games.test_history import history_html, history_lines
 
 pytestmark = pytest.mark.django_db
@@ -35,23 +35,8 @@ def always_take(actions: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def play(game: Game, users: list[User], count: int, policy: Policy = first_action) -> Game:
-    """Up to ``count`` real moves through ``services.make_move``, chosen by ``policy`` from the
-    legal actions of the first player the engine waits for."""
-    for _ in range(count):
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            break
-        assert game.state is not None
-        engine = durak.Game.from_dict(game.state)
-        player = engine.waiting_for()[0]
-        services.make_move(
-            user=users[player],
-            game_id=game.pk,
-            action=policy(engine.legal_actions(player)),
-            expected_version=game.version,
-        )
-    game.refresh_from_db()
-    return game
+    """Up to ``count`` real moves, chosen by ``policy`` (``factories.play_moves``)."""
+    return play_moves(game, users, count, choose=policy)
 
 
 def seqs(html: str) -> list[int]:
