@@ -29,6 +29,7 @@ from allauth.account.models import EmailAddress
 from django.core import mail
 from django.core.cache import cache
 from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from accounts.models import User
 from games import services
@@ -534,7 +535,15 @@ def test_two_newcomers_sign_up_play_chat_rematch_and_find_a_quick_game(
     # The guest's waiting page goes to the game by itself.
     # (It asks every poll while the stream is down, at the latest every 30 s: a loaded machine
     # may miss one, so the wait is generous.)
-    guest.page.wait_for_url(f"{live_server.url}/games/{quick.pk}/", timeout=120_000)
+    try:
+        guest.page.wait_for_url(f"{live_server.url}/games/{quick.pk}/", timeout=120_000)
+    except PlaywrightTimeoutError:
+        # Say where the page stood: a poll that never came back, a block swapped away, or a
+        # navigation that never finished loading are three different defects.
+        guest.screenshot(artifacts / "play-now-not-redirected.png")
+        waiting = guest.page.locator("#play-now")
+        block = waiting.evaluate("el => el.outerHTML") if waiting.count() else "no #play-now"
+        pytest.fail(f"{guest.name}'s waiting page stayed at {guest.page.url}: {block[:2000]}")
     # The one who waited first holds the first seat.
     for person, hand in ((guest, DEAL["hands"][0]), (third, DEAL["hands"][1])):
         assert person.page.url == f"{live_server.url}/games/{quick.pk}/"

@@ -149,7 +149,7 @@ def test_registration_refusals() -> None:
         ({"move_time": timedelta(seconds=30)}, "round time"),
         ({"starts_at": timezone.now() - timedelta(minutes=1)}, "future"),
         ({"min_reliability": 101}, "reliability"),
-        ({"preset": "no-such-preset"}, ""),
+        ({"preset": "no-such-preset"}, "no-such-preset"),
     ],
 )
 def test_bad_tournaments_are_refused_and_nothing_is_written(wrong: dict[str, Any], message: str) -> None:
