@@ -1,7 +1,7 @@
 """Are a move's updates of the game and seat rows in place (HOT)? (A benchmark, not a test.)
 
     python -m benchmarks.hot_updates [--games 20] [--at-once 10] [--players 2 4] [--clock both]
-                                     [--schema before after] [--fillfactor N] [--seed 1]
+                                     [--schema before seats after] [--fillfactor N] [--seed 1]
 
 PostgreSQL updates a row "heap-only" (HOT: the new version in the same page, no index touched,
 the old one pruned without VACUUM) only if (a) its page has room for the new version and (b) no
@@ -10,7 +10,9 @@ game's row (``state``, ``version``, ``deadline``, ...) and its seats' (``awaitin
 ``deadline``, ...): ``games.write``.
 
 For each ``--schema`` it migrates the games app to it ("before": the migration before
-``0013_hot_updates``, the indexes and fillfactor as they were; "after": the latest), sets
+``0013_hot_updates``, the indexes and fillfactor as they were; "seats": ``0013_hot_updates``,
+the seats' indexes and fillfactor; "after": the latest, with ``0014_game_timer``'s game row:
+its deadline and claim warning indexed in ``games_gametimer``), sets
 ``--fillfactor`` on ``games_game`` and ``games_seat`` if given (``--fillfactor 100`` with
 ``after``: the index changes alone), empties the game tables (TRUNCATE: fresh pages, so the
 fillfactor holds from the first row), turns their autovacuum off for the run (so the dead rows
@@ -63,10 +65,14 @@ os.environ.update(
 
 CLOCK = timedelta(seconds=120)
 TABLES = ("games_game", "games_seat", "games_move")
+#: Reported as well where the schema has it: the game's timers (``0014_game_timer``), emptied
+#: with the games (its foreign key: ``TRUNCATE ... CASCADE``).
+REPORTED = (*TABLES, "games_gametimer")
 #: The tables whose fillfactor ``--fillfactor`` sets.
 FILLED = ("games_game", "games_seat")
-#: The games app's migration without this change, and the one that makes it.
-BEFORE, CHANGE = "0012_rated", "0013_hot_updates"
+#: The games app's migration for each ``--schema`` (None: the latest).
+TARGETS = {"before": "0012_rated", "seats": "0013_hot_updates", "after": None}
+BEFORE = TARGETS["before"]
 
 
 @dataclass
@@ -112,7 +118,7 @@ def stats(connection: Any) -> dict[str, Counts]:
     last: dict[str, Counts] | None = None
     for _ in range(20):
         connection.execute("SELECT pg_stat_clear_snapshot()")
-        rows = connection.execute(sql, {"names": list(TABLES)}).fetchall()
+        rows = connection.execute(sql, {"names": list(REPORTED)}).fetchall()
         now = {name: Counts(*values) for name, *values in rows}
         if now == last:
             return now
@@ -138,8 +144,8 @@ def schema(target: str, fillfactor: int | None) -> dict[str, str]:
     from django.core.management import call_command
     from django.db import connection
 
-    # Only the games app moves: no other app's migration depends on CHANGE.
-    call_command("migrate", "games", BEFORE if target == "before" else CHANGE, verbosity=0)
+    # Only the games app moves: no other app's migration depends on these.
+    call_command("migrate", "games", *filter(None, [TARGETS[target]]), verbosity=0)
     with connection.cursor() as cursor:
         cursor.execute(f"TRUNCATE {', '.join(TABLES)} CASCADE")
         for table in TABLES:
@@ -269,7 +275,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4], choices=range(2, 7))
     parser.add_argument("--clock", choices=("off", "on", "both"), default="both")
     parser.add_argument("--users", type=int, default=40)
-    parser.add_argument("--schema", nargs="+", choices=("before", "after"), default=["before", "after"])
+    parser.add_argument("--schema", nargs="+", choices=tuple(TARGETS), default=list(TARGETS))
     parser.add_argument(
         "--fillfactor",
         type=int,

@@ -129,15 +129,9 @@ class Game(models.Model):
     )
 
     class Meta:
-        indexes = [
-            models.Index(fields=["status", "-created_at"], name="game_lobby_idx"),
-            models.Index(fields=["deadline"], name="game_deadline_idx", condition=models.Q(status="active")),
-            models.Index(
-                fields=["claim_warn_at"],
-                name="game_claim_warn_idx",
-                condition=models.Q(claim_warn_at__isnull=False),
-            ),
-        ]
+        # Nothing a move changes is indexed here, so a move's update of the row stays in its
+        # page (HOT): the sweeps find deadlines and claim warnings through ``GameTimer``.
+        indexes = [models.Index(fields=["status", "-created_at"], name="game_lobby_idx")]
 
     def __str__(self) -> str:
         return f"Game {self.pk} ({self.preset}, {self.status})"
@@ -174,6 +168,38 @@ class Game(models.Model):
         if self.move_time is None:
             return "none"
         return "correspondence" if self.move_time >= CORRESPONDENCE_FROM else "live"
+
+
+class GameTimer(models.Model):
+    """When a game has to be looked at next, in a row of its own: its ``deadline`` (the timeout
+    sweep) and its ``claim_warn_at`` (the claim warning sweep), each indexed. A copy the
+    database keeps (triggers on ``games_game``, migration ``0014_game_timer``): a row while
+    either is set, none once both are cleared, whatever wrote the game (a move, a queryset
+    ``update``, a bulk insert). The game's own columns stay the truth and are read everywhere
+    else; only the sweeps' searches go through here. Nothing in Python writes it.
+
+    Why: a move rewrites the game's row, and most moves move one of the two; indexed on the
+    game they kept PostgreSQL from updating that row in place (HOT), so every move wrote a new
+    version and index entries (issue 32, ``benchmarks.hot_updates``)."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="timer")
+    deadline = models.DateTimeField(null=True, blank=True)
+    claim_warn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["deadline"], name="timer_deadline_idx", condition=models.Q(deadline__isnull=False)
+            ),
+            models.Index(
+                fields=["claim_warn_at"],
+                name="timer_claim_warn_idx",
+                condition=models.Q(claim_warn_at__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Timer of game {self.game_id}"
 
 
 class Seat(models.Model):

@@ -532,9 +532,9 @@ def sweep_expired(*, limit: int = 1000) -> int:
         with transaction.atomic():
             game = (
                 Game.objects.select_for_update(skip_locked=True, no_key=True, of=("self",))
-                .filter(status=Game.Status.ACTIVE, deadline__lte=timezone.now())
+                .filter(status=Game.Status.ACTIVE, timer__deadline__lte=timezone.now())
                 .exclude(pk__in=claimed)
-                .order_by("deadline")
+                .order_by("timer__deadline")
                 .first()
             )
             if game is None:
@@ -546,7 +546,7 @@ def sweep_expired(*, limit: int = 1000) -> int:
 
 def count_expired() -> int:
     """Running games whose deadline has passed (no lock: to decide whether to fan a sweep out)."""
-    return Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=timezone.now()).count()
+    return Game.objects.filter(status=Game.Status.ACTIVE, timer__deadline__lte=timezone.now()).count()
 
 
 @transaction.atomic

@@ -289,8 +289,10 @@ def arm_upcoming(*, within: timedelta) -> int:
     not lost does nothing: ``apply_timeout`` re-checks version and deadline under the lock."""
     now = timezone.now()
     upcoming = list(
-        Game.objects.filter(status=Game.Status.ACTIVE, deadline__gt=now, deadline__lte=now + within)
-        .order_by("deadline")
+        Game.objects.filter(
+            status=Game.Status.ACTIVE, timer__deadline__gt=now, timer__deadline__lte=now + within
+        )
+        .order_by("timer__deadline")
         .values_list("pk", "version", "deadline")
     )
     for game_id, version, deadline in upcoming:

@@ -698,7 +698,11 @@ def send_claim_warnings(*, batch: int = 200) -> int:
     (``claim_wait``, ``why_no_claim``, ``claim_against``)."""
     written = 0
     now = timezone.now()
-    due = Game.objects.filter(claim_warn_at__lte=now).order_by("claim_warn_at").values_list("pk", flat=True)
+    due = (
+        Game.objects.filter(timer__claim_warn_at__lte=now)
+        .order_by("timer__claim_warn_at")
+        .values_list("pk", flat=True)
+    )
     for game_id in list(due[:batch]):
         with transaction.atomic():
             game = (
