@@ -24,6 +24,7 @@ from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
 from durak.cards import LOWEST_RANK
 from durak.enchanted import ENCHANTABLE_RANKS
 from durak.messages import DurakError, gettext_noop, ngettext_noop
+from durak.seating import SEATINGS
 
 
 class RulesError(DurakError):
@@ -258,17 +259,26 @@ class Rules:
         >>> Rules.preset("classic").has_teams, Rules.preset("classic", teams="partners").has_teams
         (False, True)
         """
-        return self.teams != "none"
+        return SEATINGS[self.teams].has_teams
 
     @property
     def min_players(self) -> int:
-        return 2 if self.teams == "none" else 4
+        """The fewest players: the seating of ``teams`` says.
+
+        >>> Rules.preset("classic").min_players, Rules.preset("classic", teams="partners").min_players
+        (2, 4)
+        """
+        return SEATINGS[self.teams].least_players
 
     @property
     def max_players(self) -> int:
-        if self.teams == "black_book":
-            return 4
-        return min(6, self.deck_size // self.hand_size)
+        """The most players: as many full hands as the deck deals (at most six), unless the
+        seating of ``teams`` takes fewer.
+
+        >>> Rules.preset("classic").max_players, Rules.preset("classic", teams="black_book").max_players
+        (6, 4)
+        """
+        return SEATINGS[self.teams].most_players(self.deck_size, self.hand_size)
 
     @property
     def claim_after_seconds(self) -> int:
@@ -277,12 +287,12 @@ class Rules:
 
     def player_counts(self) -> list[int]:
         """Every number of players these rules can be played with."""
-        counts = range(self.min_players, self.max_players + 1)
-        return [n for n in counts if self.teams == "none" or n % 2 == 0]
+        seating = SEATINGS[self.teams]
+        return [n for n in range(self.min_players, self.max_players + 1) if seating.seats(n)]
 
     def validate_players(self, players: int) -> None:
         """Raise :class:`RulesError` unless ``players`` can play with these rules."""
-        if self.teams != "none" and players not in self.player_counts():
+        if self.has_teams and players not in self.player_counts():
             counts = "/".join(map(str, self.player_counts())) or "0"
             raise RulesError(
                 gettext_noop("team play with these rules is for {counts} players, not {players}"),

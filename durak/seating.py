@@ -41,6 +41,17 @@ class NoTeams:
     holding cards is the fool."""
 
     has_teams = False
+    #: The fewest players this seating takes.
+    least_players = 2
+
+    def most_players(self, deck_size: int, hand_size: int) -> int:
+        """The most players this seating takes with a deck of ``deck_size`` and hands of
+        ``hand_size``: as many full hands as the deck deals, and at most six."""
+        return min(6, deck_size // hand_size)
+
+    def seats(self, players: int) -> bool:
+        """Whether ``players`` (between the least and the most) can sit at this seating."""
+        return True
 
     def teams(self, players: int) -> list[list[int]] | None:
         return None
@@ -108,6 +119,10 @@ class Partners(NoTeams):
     and the side still holding cards when the other has played all of theirs loses."""
 
     has_teams = True
+    least_players = 4  # two on each side
+
+    def seats(self, players: int) -> bool:
+        return players % 2 == 0  # the teams sit alternately: the same number on each side
 
     def teams(self, players: int) -> list[list[int]] | None:
         return [list(range(0, players, 2)), list(range(1, players, 2))]
@@ -135,6 +150,9 @@ class BlackBookTeams(Partners):
     game's ``slot``), and a seat whose player is out is played by their partner ("both players
     of the other team attack the remaining player", who "takes a turn after each opponent ... in
     the order the team would have")."""
+
+    def most_players(self, deck_size: int, hand_size: int) -> int:
+        return 4  # "two against two"
 
     def seat_player(self, game: Seats, seat: int) -> int:
         """Who plays the turns of ``seat``: its player, or once they are out, their partner."""
