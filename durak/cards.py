@@ -76,9 +76,23 @@ def beats(attack: str, defence: str, trump: str | None) -> bool:
     >>> beats("9H", "AS", "H"), beats("9H", "8H", "H")
     (False, False)
     """
-    if SUIT_OF[attack] == SUIT_OF[defence]:
-        return RANK_VALUE[defence] > RANK_VALUE[attack]
-    return SUIT_OF[defence] == trump
+    return beats_as(SUIT_OF[attack], RANK_VALUE[attack], SUIT_OF[defence], RANK_VALUE[defence], trump)
+
+
+def beats_as(
+    attack_suit: str, attack_value: int, defence_suit: str, defence_value: int, trump: str | None
+) -> bool:
+    """The base rule of beating, the one place it is written: a card of ``defence_suit`` and
+    rank value ``defence_value`` beats one of ``attack_suit`` and ``attack_value`` if it is
+    higher in the same suit, or a trump on a non-trump. Enchanted cards (:mod:`durak.enchanted`)
+    change it for their ranks and otherwise ask it, with the suits their cards count as.
+
+    >>> beats_as("S", 9, "S", 10, "H"), beats_as("S", 14, "H", 6, "H"), beats_as("H", 9, "S", 14, "H")
+    (True, True, False)
+    """
+    if attack_suit == defence_suit:
+        return defence_value > attack_value
+    return defence_suit == trump
 
 
 @cache
