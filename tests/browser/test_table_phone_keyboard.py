@@ -270,19 +270,26 @@ def test_a_correspondence_move_waits_for_confirmation_and_connection_loss_is_sho
     moved(alice, bob, lambda: alice.page.keyboard.press("Enter"))
     expect(bob.table.locator('.pair .attack[data-card="6S"]')).to_have_count(1)
 
-    # The connection drops: polls fail, the page says so, and says when it is back.
-    bob.page.context.route("**/poll/**", lambda route: route.abort())
+    # The connection drops: the live stream and the polls fail, the page says so, and says when
+    # it is back. Both are cut: with the stream open the page does not poll, and a stream that
+    # comes back between the two halves would otherwise leave nothing to fail.
+    cut = ("**/poll/**", "**/live/**")
+    for pattern in cut:
+        bob.page.context.route(pattern, lambda route: route.abort())
     expect(bob.page.locator("#connection")).to_have_text("Connection lost: retrying…")
-    bob.page.context.unroute("**/poll/**")
+    for pattern in cut:
+        bob.page.context.unroute(pattern)
     expect(bob.page.locator("#connection")).to_have_text("Back online.")
 
     # The server answers 503 "briefly unavailable" (its database restarting): the same notice.
-    bob.page.context.route(
-        "**/poll/**",
-        lambda route: route.fulfill(status=503, body="unavailable", headers={"Retry-After": "5"}),
-    )
+    for pattern in cut:
+        bob.page.context.route(
+            pattern,
+            lambda route: route.fulfill(status=503, body="unavailable", headers={"Retry-After": "5"}),
+        )
     expect(bob.page.locator("#connection")).to_have_text("Connection lost: retrying…")
-    bob.page.context.unroute("**/poll/**")
+    for pattern in cut:
+        bob.page.context.unroute(pattern)
     expect(bob.page.locator("#connection")).to_have_text("Back online.")
 
     # Bob answers with a tap-free click through the bar's buttons.

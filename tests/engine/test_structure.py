@@ -8,7 +8,7 @@ from pathlib import Path
 
 import durak
 from durak.bout import Bout
-from durak.enchanted import EFFECTS, ENCHANTABLE_RANKS, ENCHANTMENTS, Spells
+from durak.enchanted import EFFECTS, ENCHANTABLE_RANKS, ENCHANTMENTS, Enchantment, Spells
 from durak.seating import SEATINGS, BlackBookTeams, NoTeams, Partners
 from durak.state import Position
 from durak.storage import rules_json, rules_of
@@ -27,9 +27,18 @@ def test_every_team_mode_has_its_seating() -> None:
 
 def test_every_enchantable_rank_has_one_enchantment_with_its_text() -> None:
     assert tuple(ENCHANTMENTS) == ENCHANTABLE_RANKS == tuple(EFFECTS)
-    hooks = ("beats", "names_suit", "thrown_in_freely", "blocks_transfer", "closes_bout", "lets_reverse")
-    # Each rank changes at least one of the game's questions, and only the six to ace do.
-    assert all(any(getattr(e, hook) for hook in hooks) for e in ENCHANTMENTS.values())
+    flags = ("names_suit", "thrown_in_freely", "blocks_transfer", "closes_bout", "lets_reverse")
+    methods = ("power", "beaten")
+
+    # Each rank changes at least one of the game's questions (a flag it raises or a beating rule
+    # it overrides), and only the six to ace do.
+    def changes(enchantment: Enchantment) -> bool:
+        raised = any(getattr(enchantment, flag) for flag in flags)
+        overridden = any(getattr(type(enchantment), m) is not getattr(Enchantment, m) for m in methods)
+        return raised or overridden
+
+    assert all(changes(e) for e in ENCHANTMENTS.values())
+    assert all(type(e).rank == rank for rank, e in ENCHANTMENTS.items())
     assert Spells(()).active is False and Spells(("Q",)).closes_bout("QH")
     assert not Spells(("K",)).closes_bout("QH")
 
