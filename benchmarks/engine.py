@@ -158,7 +158,7 @@ def played_in(seed: int, steps: int) -> tuple[Game, list[dict[str, Any]]] | None
         if game.over:
             return None
         options = sorted(
-            (a for p in (0, 1) for a in game.legal_actions(p)), key=lambda a: json.dumps(a, sort_keys=True)
+            (a for p in (0, 1) for a in game.legal_json(p)), key=lambda a: json.dumps(a, sort_keys=True)
         )
         action = rng.choice(options)
         game.apply(action)

@@ -153,7 +153,7 @@ def main() -> None:
         assert game.state is not None
         engine = durak.Game.from_dict(game.state)
         position = engine.waiting_for()[0]
-        actions = engine.legal_actions(position)
+        actions = engine.legal_json(position)
         takes = [action for action in actions if action["type"] == "take"]
         action = takes[0] if takes and choice.random() < TAKES else actions[0]
         services.make_move(

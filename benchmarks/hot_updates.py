@@ -208,7 +208,7 @@ def step(game_id: int, users: dict[int, Any], rng: random.Random) -> bool:
     if not waiting:
         return False
     player = rng.choice(waiting)
-    action = dict(rng.choice(engine.legal_actions(player)))
+    action = dict(rng.choice(engine.legal_json(player)))
     try:
         services.make_move(
             user=users[player], game_id=game_id, action=action, expected_version=row["version"]

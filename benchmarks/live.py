@@ -74,7 +74,7 @@ def next_move(game_id: int) -> tuple[int, int, str] | None:
         return None
     engine = durak.Game.from_dict(game.state)
     player = engine.waiting_for()[0]
-    return player, game.version, json.dumps(engine.legal_actions(player)[0])
+    return player, game.version, json.dumps(engine.legal_json(player)[0])
 
 
 def process_rss_kib(pid: int) -> int:

@@ -177,7 +177,7 @@ def next_move(table: Table, rng: random.Random) -> tuple[Any, dict[str, Any], in
     if not waiting:
         return None
     player = rng.choice(waiting)
-    action = dict(rng.choice(engine.legal_actions(player)))
+    action = dict(rng.choice(engine.legal_json(player)))
     return table.users[player], action, int(row["version"])
 
 

@@ -220,7 +220,7 @@ def playouts(count: int, *, finished: bool, rng: random.Random, first_seed: int)
         moves: list[tuple[int, int, dict[str, Any], list[Any]]] = []
         while not engine.over and len(moves) < 600 and (stop_at is None or len(moves) < stop_at):
             player = engine.waiting_for()[0]
-            action = dict(rng.choice(engine.legal_actions(player)))
+            action = dict(rng.choice(engine.legal_json(player)))
             action["player"] = player
             engine.apply(action)
             moves.append((len(moves) + 1, player, action, list(engine.events)))

@@ -76,7 +76,7 @@ def make_a_move(game_id: int) -> int:
     player = engine.waiting_for()[0]
     user = game.seats.get(position=player).user
     services.make_move(
-        user=user, game_id=game_id, action=engine.legal_actions(player)[0], expected_version=game.version
+        user=user, game_id=game_id, action=engine.legal_json(player)[0], expected_version=game.version
     )
     return Game.objects.get(pk=game_id).version
 

@@ -10,7 +10,7 @@ itself from the view and a guess of the cards it cannot see (``Game.from_view``)
 >>> game = Game.new(Rules.preset("classic"), players=2, seed=1)
 >>> bot = RuleBot()
 >>> action = bot.choose(game.view(game.attacker), [])
->>> action in game.legal_actions(game.attacker)
+>>> action in game.legal_json(game.attacker)
 True
 """
 
@@ -24,7 +24,6 @@ from typing import Any, Protocol
 
 from durak.cards import RANK_VALUE, SUIT_OF, deck
 from durak.game import Action, Game, IllegalAction
-from durak.legality import listed_actions
 
 LogEntry = dict[str, Any]
 
@@ -262,7 +261,7 @@ class SearchBot:
         for _ in range(30):
             if (
                 game.waiting_for() == view["waiting_for"]
-                and game.legal_actions(view["player"]) == view["actions"]
+                and game.legal_json(view["player"]) == view["actions"]
             ):
                 break
             game = self._deal(view, knowledge)
@@ -301,7 +300,7 @@ class SearchBot:
             if game.over:
                 break
             player = rng.choice(game.waiting_for())
-            actions = listed_actions(game, player)  # the game's own: applied, never changed
+            actions = game.legal_json(player)
             if rng.random() < self.epsilon:
                 action = rng.choice(actions)
             else:

@@ -59,11 +59,10 @@ from durak.cards import RANK_OF, RANK_VALUE, SUIT_OF, SUITS, beats, deck
 from durak.errors import IllegalAction, NoPlayerLeft
 from durak.legality import (
     bout_complete,
-    check_rules,
-    check_shape,
+    check,
     claim_against,
-    legal_actions,
-    listed_move,
+    legal_json,
+    legal_moves,
     must_act,
     transfer_refusal,
     waiting_for,
@@ -269,9 +268,12 @@ class Game(Position):
             player=self.end.get("player"),
         )
 
-    #: Every action ``player`` may take now, multi-card openings included
-    #: (:func:`durak.legality.legal_actions`).
-    legal_actions = legal_actions
+    #: Every move ``player`` may make now, as :class:`Move` values (multi-card openings, and each
+    #: suit an enchanted eight may be named as, included): what :meth:`apply` accepts, and all it
+    #: accepts of the moves of the game (:func:`durak.legality.legal_moves`).
+    legal_actions = legal_moves
+    #: :meth:`legal_actions` as JSON actions, for the engine's edge.
+    legal_json = legal_json
     #: The players whose decision the game needs before it can go on. A trump swap is never
     #: waited for, so this does not tell who holds the lowest trump.
     waiting_for = waiting_for
@@ -298,7 +300,7 @@ class Game(Position):
         >>> print(game.why_illegal({"type": "attack", "player": 1, "cards": ["8S"]}))
         it is player 0's turn to attack
         """
-        return why_illegal(self, action.to_json() if isinstance(action, Move) else action)
+        return why_illegal(self, action)
 
     def claim_against(self, player: int) -> list[int]:
         """Whom a claim by ``player`` would be against: the players the game waits for, in the
@@ -345,15 +347,8 @@ class Game(Position):
 
     def apply(self, action: Action | Move) -> None:
         """Apply one action, or raise :class:`IllegalAction` and leave the game as it was."""
-        if isinstance(action, Move):
-            action = action.to_json()
-        move = listed_move(self, action)
-        if move is None:
-            kind, player = check_shape(self, action)
-            self.events = []
-            move = check_rules(self, kind, player, action)
-        else:
-            self.events = []
+        move = check(self, action)
+        self.events = []
         try:
             _MOVES[move.type](self, move)
         finally:
@@ -444,7 +439,7 @@ class Game(Position):
         player = move.player
         if self.bout.table and player != self.defender and self.state_format >= 2:
             # Waited for only to throw in: a forgotten "done" is a pass, never a strike.
-            self._automatic({"type": "pass", "player": player})
+            self._automatic(Move("pass", player))
             return
         self.timeouts[player] += 1
         if self.rules.on_timeout == "fool" or self.timeouts[player] > 1:
@@ -452,21 +447,19 @@ class Game(Position):
             return
         self._automatic(self._safe_move(player))
 
-    def _safe_move(self, player: int) -> Action:
+    def _safe_move(self, player: int) -> Move:
         """The safe move for a player out of time: the defender takes, a thrower passes, an
         opening attacker plays their lowest card, a non-trump if they have one."""
         if self.bout.table:
-            return {"type": "take" if player == self.defender else "pass", "player": player}
+            return Move("take" if player == self.defender else "pass", player)
         card = min(self.hands[player], key=lambda c: (SUIT_OF[c] == self.trump, RANK_VALUE[c]))
-        opening: Action = {"type": "attack", "player": player, "cards": [card]}
-        if self.spells.names_suit(card):
-            opening["as_suit"] = self.suits_to_name(card)[0]
-        return opening
+        return Move("attack", player, cards=(card,), as_suit=self.suits_to_name(card)[0])
 
-    def _automatic(self, action: Action) -> None:
-        self.events.append({"type": "automatic", "action": action})
+    def _automatic(self, move: Move) -> None:
+        """Make ``move`` for a player out of time: one the rules allow now, as :meth:`apply` checks."""
+        self.events.append({"type": "automatic", "action": move.to_json()})
         self.forget()
-        _MOVES[action["type"]](self, check_rules(self, action["type"], action["player"], action))
+        _MOVES[move.type](self, check(self, move))
 
     def _resign(self, move: Move) -> None:
         self._lose(move.player, "resign")

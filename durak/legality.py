@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Final
 
-from durak.actions import Action, Move, card_of, check_fields, check_kind_and_player
-from durak.cards import RANK_OF, SUITS
+from durak.actions import Action, Move, check_fields, check_kind_and_player
+from durak.cards import ALL_CARDS, RANK_OF, SUITS
 from durak.errors import IllegalAction
 from durak.messages import Plural, gettext_noop, ngettext_noop
 from durak.state import Position
@@ -348,65 +348,281 @@ def why_no_claim(
     return None
 
 
-# --- listing the legal actions --------------------------------------------------------------------
+# --- each move's rules: one predicate for whose turn it is, one for the cards --------------------
+#
+# The generator (:func:`legal_moves`) lists the moves that pass these predicates; :func:`check`
+# accepts exactly what it listed, and explains anything else with the same predicates, asked in
+# the order a player reads the reasons (whose turn, then which cards).
+
+BOUT_RUNNING: Final = _no(gettext_noop("a bout is running: throw in a card of a rank on the table instead"))
+NO_BOUT_TO_THROW_IN: Final = _no(gettext_noop("no bout is running: open one with an attack"))
+NO_BOUT: Final = _no(gettext_noop("no bout is running"))
+DEFENDER_NO_THROW: Final = _no(gettext_noop("the defender cannot throw in"))
+DEFENDER_NO_PASS: Final = _no(gettext_noop("the defender beats, transfers or takes; only attackers pass"))
+ONLY_DEFENDER_BEATS: Final = _no(gettext_noop("only the defender can beat a card"))
+ONLY_DEFENDER_TRANSFERS: Final = _no(gettext_noop("only the defender can transfer"))
+ONLY_DEFENDER_TAKES: Final = _no(gettext_noop("only the defender can take the cards"))
+NO_TRANSFER_RULE: Final = _no(gettext_noop("these rules have no transfer"))
+TAKING_ALREADY: Final = _no(gettext_noop("you are already taking the cards"))
+NOTHING_TO_TAKE: Final = _no(gettext_noop("every card is beaten: there is nothing to take"))
+PASSED_WAIT: Final = _no(gettext_noop("you passed: wait until a new card lands on the table"))
+PASSED_ALREADY: Final = _no(gettext_noop("you have passed already"))
+AUTO_PASSING: Final = _no(
+    gettext_noop("you asked not to be waited for to throw in: you count as passed already")
+)
+NEED_CARDS: Final = _no(gettext_noop("an attack needs a list of one or more cards"))
+SAME_CARD_TWICE: Final = _no(gettext_noop("the same card twice"))
+ONE_CARD_OPENINGS: Final = _no(gettext_noop("these rules open a bout with one card"))
+ONE_RANK_OPENINGS: Final = _no(gettext_noop("an attack of several cards must be all of one rank"))
+NAME_A_SUIT: Final = _no(gettext_noop("name a suit other than trumps for the enchanted eight: as_suit"))
+ONLY_EIGHTS_NAME: Final = _no(gettext_noop("only an enchanted eight is played as another suit"))
+NO_REVERSE: Final = _no(
+    gettext_noop(
+        "only a defender who beat off a bout with an enchanted king may reverse the "
+        "direction of play, before attacking"
+    )
+)
 
 
-def legal_actions(position: Position, player: int) -> list[Action]:
-    """Every action ``player`` may take now, multi-card openings included: copies of
-    :func:`listed_actions`, which ``apply`` checks an action against."""
-    if not position.bout.table:
-        if position.over or not 0 <= player < position.players:
-            return []
-        return _listed(position, player)
-    known = listed_actions(position, player)
-    if not known:
-        return []
-    return list(map(dict.copy, known))
+def attack_turn(position: Position, player: int) -> Refusal | None:
+    """Why ``player`` may not open a bout now."""
+    if position.bout.table:
+        return BOUT_RUNNING
+    if player != position.attacker:
+        return Refusal(gettext_noop("it is player {player}'s turn to attack"), {"player": position.attacker})
+    return None
 
 
-def listed_actions(position: Position, player: int) -> Sequence[Action]:
-    """The position's own list of what ``player`` may do now, remembered until the next move; not
-    copies, so only for code that never changes them (the search bot's playouts, which apply
-    them as they are)."""
+def opening_refusal(position: Position, player: int, cards: Sequence[str]) -> Refusal | None:
+    """Why ``cards`` may not open the bout, as a set of cards (their suits named apart): held,
+    each once, one card or (where the rules allow it) several of one rank."""
+    hand = position.hands[player]
+    if not all(card in hand for card in cards):  # a hand holds cards only: the rest one by one
+        for card in cards:
+            refusal = _held_refusal(position, player, card)
+            if refusal is not None:
+                return refusal
+    if len(set(cards)) != len(cards):
+        return SAME_CARD_TWICE
+    if len(cards) > 1:
+        if not position.rules.multi_card_attack:
+            return ONE_CARD_OPENINGS
+        if len({RANK_OF[card] for card in cards}) != 1:
+            return ONE_RANK_OPENINGS
+    return None
+
+
+def opening_limit(position: Position) -> int:
+    """How many cards may open the bout: what the defender could be made to beat."""
+    assert position.defender is not None
+    return position.limit_against(position.defender)
+
+
+def _over_limit(limit: int) -> Refusal:
+    return Refusal(
+        ngettext_noop(
+            "at most {limit} card may attack in this bout",
+            "at most {limit} cards may attack in this bout",
+            count="limit",
+        ),
+        {"limit": limit},
+    )
+
+
+def throw_turn(position: Position, player: int) -> Refusal | None:
+    """Why ``player`` may not throw a card in now, whichever card (see :func:`throw_ranks` for
+    which ranks may be): a bout is running, they attack it, the rules let them add now, there is
+    room, they have not passed since the last card landed, and it is their turn to add."""
+    bout = position.bout
+    if not bout.table:
+        return NO_BOUT_TO_THROW_IN
+    if player == position.defender:
+        return DEFENDER_NO_THROW
+    return throw_turn_in_bout(position, player)
+
+
+def throw_turn_in_bout(position: Position, player: int) -> Refusal | None:
+    """:func:`throw_turn` for a player who is not the defender of a running bout."""
+    bout = position.bout
+    refusal = throw_in_refusal(position, player)
+    if refusal is not None:
+        return refusal
+    if bout.limit is not None and len(bout.table) >= bout.limit:
+        return _at_limit(bout.limit)
+    if player in bout.passed:
+        return PASSED_WAIT
+    if not has_priority(position, player):
+        return Refusal(
+            gettext_noop("player {player}, the main attacker, throws in first"), {"player": position.attacker}
+        )
+    return None
+
+
+def throw_card_refusal(position: Position, card: str) -> Refusal | None:
+    """Why ``card`` may not be thrown in: its rank is not on the table (nor thrown in freely)."""
+    if RANK_OF[card] not in throw_ranks(position):
+        return Refusal(
+            gettext_noop("{card} cannot be thrown in: only ranks already on the table"), {"card": card}
+        )
+    return None
+
+
+def defend_turn(position: Position, player: int) -> Refusal | None:
+    """Why ``player`` may not beat a card now: only the defender of a running bout, not taking."""
+    if player != position.defender or not position.bout.table:
+        return ONLY_DEFENDER_BEATS
+    if position.bout.taking:
+        return YOU_TAKE
+    return None
+
+
+def target_refusal(position: Position, target: str) -> Refusal | None:
+    """Why ``target`` is not a card to beat: not an attack card on the table, or beaten."""
+    pair = position.bout.pair_of(target)
+    if pair is None:
+        return Refusal(gettext_noop("{card} is not an attack card on the table"), {"card": repr(target)})
+    if pair[1] is not None:
+        return Refusal(gettext_noop("{card} is already beaten"), {"card": target})
+    return None
+
+
+def beats_refusal(position: Position, target: str, card: str, as_suit: str | None) -> Refusal | None:
+    if not position.beats(target, card, as_suit):
+        return Refusal(gettext_noop("{card} does not beat {target}"), {"card": card, "target": target})
+    return None
+
+
+def transfer_turn(position: Position, player: int) -> Refusal | None:
+    """Why ``player`` may not pass the attack on now, whichever card: only the defender of a
+    running bout, in rules with transfer (and see :func:`transfer_refusal`)."""
+    if player != position.defender or not position.bout.table:
+        return ONLY_DEFENDER_TRANSFERS
+    if not position.rules.transfer:
+        return NO_TRANSFER_RULE
+    return None
+
+
+def transfer_card_refusal(position: Position, card: str) -> Refusal | None:
+    """Why ``card`` may not pass the attack on: it is not of the attack cards' rank."""
+    if RANK_OF[card] != RANK_OF[position.bout.attacks[0]]:
+        return Refusal(gettext_noop("{card} is not of the rank on the table"), {"card": card})
+    return None
+
+
+def take_turn(position: Position, player: int) -> Refusal | None:
+    """Why ``player`` may not take the cards now: only the defender, once, while a card is unbeaten."""
+    bout = position.bout
+    if player != position.defender or not bout.table:
+        return ONLY_DEFENDER_TAKES
+    if bout.taking:
+        return TAKING_ALREADY
+    if not bout.unbeaten:
+        return NOTHING_TO_TAKE
+    return None
+
+
+def pass_turn(position: Position, player: int) -> Refusal | None:
+    """Why ``player`` may not say "done" now: not the defender, not passed or passing already,
+    and waited for to add a card (:func:`pass_refusal`)."""
+    bout = position.bout
+    if not bout.table:
+        return NO_BOUT
+    if player == position.defender:
+        return DEFENDER_NO_PASS
+    if player in bout.passed:
+        return PASSED_ALREADY
+    if player in position.auto_pass:
+        return AUTO_PASSING
+    return pass_refusal(position, player)
+
+
+def reverse_turn(position: Position, player: int) -> Refusal | None:
+    """Why ``player`` may not reverse the direction of play now (see the enchanted king)."""
+    if position.may_reverse != player or position.bout.table:
+        return NO_REVERSE
+    return None
+
+
+def as_suit_refusal(position: Position, card: str, as_suit: str | None) -> Refusal | None:
+    """Why ``card`` may not be played as ``as_suit``: an enchanted eight names a suit other than
+    trumps (:meth:`Position.suits_to_name`), any other card is played as itself."""
+    if as_suit in position.suits_to_name(card):
+        return None
+    return NAME_A_SUIT if position.spells.naming and position.spells.names_suit(card) else ONLY_EIGHTS_NAME
+
+
+# --- the generator ----------------------------------------------------------------------------------
+
+_new_move: Final = tuple.__new__
+
+
+def _move(
+    kind: str,
+    player: int,
+    cards: tuple[str, ...] = (),
+    card: str | None = None,
+    target: str | None = None,
+    as_suit: str | None = None,
+) -> Move:
+    # All nine fields in order, without Move()'s keyword handling: the generator makes many.
+    return _new_move(Move, (kind, player, cards, card, target, as_suit, None, None, None))
+
+
+def legal_moves(position: Position, player: int) -> tuple[Move, ...]:
+    """Every move ``player`` may make now, multi-card openings and each suit an enchanted eight
+    may be named as included: the moves that pass the predicates above. Remembered until the
+    next move (:meth:`Position.forget`)."""
     known = position.legal.get(player)
     if known is None:
         if position.over or not 0 <= player < position.players:
             return ()
-        known = position.legal[player] = _listed(position, player)
+        known = position.legal[player] = tuple(_generate(position, player))
     return known
 
 
-def _listed(position: Position, player: int) -> list[Action]:
+def legal_json(position: Position, player: int) -> list[Action]:
+    """:func:`legal_moves` as JSON actions, for the engine's edge (views, the API)."""
+    return [move.to_json() for move in legal_moves(position, player)]
+
+
+def _generate(position: Position, player: int) -> list[Move]:
     bout = position.bout
-    actions: list[Action] = []
+    moves: list[Move] = []
     if not bout.table:
-        if player == position.attacker:
-            actions = _attacks(position, player)
-            if position.may_reverse == player:
-                actions.append({"type": "reverse", "player": player})
+        if attack_turn(position, player) is None:
+            moves = _openings(position, player)
+        if reverse_turn(position, player) is None:
+            moves.append(_move("reverse", player))
     elif player == position.defender:
-        actions = _defences(position, player)
+        if defend_turn(position, player) is None:
+            moves = _defences(position, player)
+        if position.rules.transfer and transfer_turn(position, player) is None:
+            moves += _transfers(position, player)
+        if take_turn(position, player) is None:
+            moves.append(_move("take", player))
     elif player not in bout.passed and may_add(position, player):
-        if player == position.attacker or has_priority(position, player):
-            ranks = throw_ranks(position)  # may_add: room, and the rules let them add
-            actions = [
-                {"type": "throw", "player": player, "card": card}
-                for card in position.hands[player]
-                if RANK_OF[card] in ranks
+        # may_add: the rules let them add, there is room; not passed: throw_turn is down to
+        # whose turn it is to add.
+        if has_priority(position, player):
+            ranks = throw_ranks(position)
+            moves = [
+                _move("throw", player, card=card) for card in position.hands[player] if RANK_OF[card] in ranks
             ]
             if position.spells.naming:
-                actions = _name_eights(position, actions)
-        if player not in position.auto_pass:
-            actions.append({"type": "pass", "player": player})
+                moves = _name_eights(position, moves)
+        if player not in position.auto_pass:  # pass_turn
+            moves.append(_move("pass", player))
     swap = position.swap_card
     if swap is not None and swap in position.hands[player] and swap_refusal(position, player) is None:
-        actions.append({"type": "swap_trump", "player": player})
-    return actions
+        moves.append(_move("swap_trump", player))
+    return moves
 
 
-def _attacks(position: Position, player: int) -> list[Action]:
+def _openings(position: Position, player: int) -> list[Move]:
+    """The openings that pass :func:`opening_refusal` and :func:`opening_limit`: each card
+    alone, and (multi-card attacks) each set of two or more cards of a rank, up to the limit."""
     hand = position.hands[player]
-    actions: list[Action] = [{"type": "attack", "player": player, "cards": [card]} for card in hand]
+    moves = [_move("attack", player, (card,)) for card in hand]
     if position.rules.multi_card_attack:
         by_rank: dict[str, list[str]] = {}
         for card in hand:
@@ -415,115 +631,69 @@ def _attacks(position: Position, player: int) -> list[Action]:
                 by_rank[rank].append(card)
             else:
                 by_rank[rank] = [card]
-        assert position.defender is not None
-        if len(by_rank) < len(hand) and (limit := position.limit_against(position.defender)) > 1:
+        if len(by_rank) < len(hand) and (limit := opening_limit(position)) > 1:
             for group in by_rank.values():
                 if len(group) == 2:  # the usual pair: one opening of both, the group itself
-                    actions.append({"type": "attack", "player": player, "cards": group})
+                    moves.append(_move("attack", player, tuple(group)))
                 elif len(group) > 2:
                     for size in range(2, min(len(group), limit) + 1):
                         for cards in combinations(group, size):
-                            actions.append({"type": "attack", "player": player, "cards": list(cards)})
+                            moves.append(_move("attack", player, cards))
     if position.spells.naming:
-        actions = _name_eights(position, actions)
-    return actions
+        moves = _name_eights(position, moves)
+    return moves
 
 
-def _defences(position: Position, player: int) -> list[Action]:
+def _defences(position: Position, player: int) -> list[Move]:
+    """Each card of the hand on each unbeaten attack card it beats (:func:`beats_refusal`)."""
     bout = position.bout
-    if bout.taking:
+    if not bout.unbeaten:
         return []
     hand = position.hands[player]
-    actions: list[Action] = []
-    if bout.unbeaten:
-        attacks = bout.attacks
-        if bout.unbeaten == len(attacks):  # none beaten yet, as after every attack card landed
-            unbeaten = attacks
-        else:  # enumerate, not zip(strict=True), which costs more than the rest of this line
-            unbeaten = [attacks[i] for i, pair in enumerate(bout.table) if pair[1] is None]
-        if position.spells.active:
-            for attack in unbeaten:
-                for card in hand:
-                    for suit in position.suits_to_name(card):
-                        if position.beats(attack, card, suit):
-                            action: Action = {
-                                "type": "defend",
-                                "player": player,
-                                "target": attack,
-                                "card": card,
-                            }
-                            if suit is not None:
-                                action["as_suit"] = suit
-                            actions.append(action)
-        else:
-            beaten_by = position.beaten_by
-            for attack in unbeaten:
-                beaters = beaten_by[attack]
-                actions += [
-                    {"type": "defend", "player": player, "target": attack, "card": card}
-                    for card in hand
-                    if card in beaters
-                ]
-    if position.rules.transfer and transfer_refusal(position)[0] is None:
-        rank = RANK_OF[bout.attacks[0]]
-        transfers: list[Action] = [
-            {"type": "transfer", "player": player, "card": card} for card in hand if RANK_OF[card] == rank
-        ]
-        if position.spells.naming:
-            transfers = _name_eights(position, transfers)
-        actions.extend(transfers)
-    if bout.unbeaten:
-        actions.append({"type": "take", "player": player})
-    return actions
+    attacks = bout.attacks
+    if bout.unbeaten == len(attacks):  # none beaten yet, as after every attack card landed
+        unbeaten = attacks
+    else:  # enumerate, not zip(strict=True), which costs more than the rest of this line
+        unbeaten = [attacks[i] for i, pair in enumerate(bout.table) if pair[1] is None]
+    moves: list[Move] = []
+    if position.spells.active:
+        beats = position.beats
+        for attack in unbeaten:
+            for card in hand:
+                for suit in position.suits_to_name(card):
+                    if beats(attack, card, suit):
+                        moves.append(_move("defend", player, card=card, target=attack, as_suit=suit))
+    else:
+        beaten_by = position.beaten_by
+        for attack in unbeaten:
+            beaters = beaten_by[attack]
+            moves += [_move("defend", player, card=card, target=attack) for card in hand if card in beaters]
+    return moves
 
 
-def _name_eights(position: Position, actions: list[Action]) -> list[Action]:
-    """Each action that plays an enchanted eight, once for every suit it may be named as."""
-    named: list[Action] = []
-    for action in actions:
-        card = action["cards"][0] if "cards" in action else action["card"]
+def _transfers(position: Position, player: int) -> list[Move]:
+    """Each card of the attack cards' rank, if the attack may be passed on (:func:`transfer_refusal`)."""
+    if transfer_refusal(position)[0] is not None:
+        return []
+    rank = RANK_OF[position.bout.attacks[0]]
+    moves = [_move("transfer", player, card=card) for card in position.hands[player] if RANK_OF[card] == rank]
+    if position.spells.naming:
+        moves = _name_eights(position, moves)
+    return moves
+
+
+def _name_eights(position: Position, moves: list[Move]) -> list[Move]:
+    """Each move that plays an enchanted eight, once for every suit it may be named as."""
+    named: list[Move] = []
+    for move in moves:
+        card = move.cards[0] if move.cards else move.card
+        assert card is not None
         for suit in position.suits_to_name(card):
-            if suit is None:
-                named.append(action)
-            else:
-                named.append({**action, "as_suit": suit})
+            named.append(move if suit is None else move._replace(as_suit=suit))
     return named
 
 
 # --- checking an action ---------------------------------------------------------------------------
-
-
-def listed_move(position: Position, action: object) -> Move | None:
-    """The move of ``action`` if it is one that ``legal_actions`` listed since the last move
-    (so the rules allow it as they stand), else None: nothing to check again."""
-    if type(action) is not dict:
-        return None
-    player = action.get("player")
-    if type(player) is not int:  # a listed action's player is an int, never an equal True
-        return None
-    known = position.legal.get(player)
-    if known is None or action not in known:
-        return None
-    get = action.get
-    cards = get("cards")
-    # All nine fields in order, without Move()'s keyword handling: this runs for nearly every move.
-    return _new_move(
-        Move,
-        (
-            action["type"],
-            player,
-            () if cards is None else tuple(cards),
-            get("card"),
-            get("target"),
-            get("as_suit"),
-            None,
-            None,
-            None,
-        ),
-    )
-
-
-_new_move: Final = tuple.__new__
 
 
 def why_illegal(position: Position, action: object) -> IllegalAction | None:
@@ -536,191 +706,135 @@ def why_illegal(position: Position, action: object) -> IllegalAction | None:
 
 
 def check(position: Position, action: object) -> Move:
-    """``action`` as a move ready to play, or :class:`IllegalAction` saying why not."""
-    kind, player = check_shape(position, action)
-    assert isinstance(action, dict)
-    return check_rules(position, kind, player, action)
-
-
-def check_shape(position: Position, action: object) -> tuple[str, int]:
-    """The type and player of ``action``, a JSON action of a known type with its fields, for a
-    seat of this game while it runs."""
+    """``action`` (a :class:`Move` or its JSON) as a move ready to play, or :class:`IllegalAction`
+    saying why not. A move of the game is allowed when :func:`legal_moves` lists it (an opening's
+    cards in any order), and explained by the generator's predicates when it does not; a system
+    action or a preference, which are never listed, is allowed by its own rule."""
+    if type(action) is Move:
+        # The generator's own values, as the search and the benchmarks play them: no parsing.
+        listed = position.legal.get(action.player)
+        if listed is not None and type(action.player) is int and action in listed:
+            return action
+        action = action.to_json()
     kind, player = check_kind_and_player(action, position.players)
     if position.over:
         raise IllegalAction(gettext_noop("the game is over"))
     assert isinstance(action, dict)
     check_fields(kind, action)
-    return kind, player
+    unlisted = _UNLISTED.get(kind)
+    if unlisted is not None:
+        return unlisted(position, player, action)
+    move = _listed(position, player, kind, action)
+    if move is not None:
+        return move
+    refusal = _REFUSALS[kind](position, player, action)
+    if refusal is None:  # the generator and the predicates disagree: a bug, never the player's
+        raise AssertionError(f"{action} is neither listed nor refused")
+    raise refusal.error()
 
 
-def check_rules(position: Position, kind: str, player: int, action: Action) -> Move:
-    """The move of a well-formed ``action`` (:func:`check_shape`) if the rules allow it now."""
-    return _CHECKS[kind](position, player, action)
-
-
-def _card_in_hand(position: Position, player: int, value: object) -> str:
-    card = card_of(value)
-    if card not in position.hands[player]:
-        raise IllegalAction(gettext_noop("you do not hold {card}"), card=card)
-    return card
-
-
-def _as_suit(position: Position, cards: list[str], action: Action) -> str | None:
-    """The suit an enchanted eight among ``cards`` is played as (``as_suit``, any but trumps)."""
-    as_suit = action.get("as_suit")
-    if position.spells.naming and any(position.spells.names_suit(card) for card in cards):
-        if as_suit not in SUITS or as_suit == position.trump:
-            raise IllegalAction(
-                gettext_noop("name a suit other than trumps for the enchanted eight: as_suit")
-            )
-        return str(as_suit)
-    if as_suit is not None:
-        raise IllegalAction(gettext_noop("only an enchanted eight is played as another suit"))
+def _listed(position: Position, player: int, kind: str, action: Action) -> Move | None:
+    """The move of a well-formed JSON ``action`` if :func:`legal_moves` lists it."""
+    get = action.get
+    cards = get("cards")
+    given = tuple(cards) if type(cards) is list else ()
+    move = _move(kind, player, given, get("card"), get("target"), get("as_suit"))
+    listed = legal_moves(position, player)
+    if move in listed:
+        return move
+    if kind == "attack" and all(type(card) is str for card in given) and 1 < len(given) == len(set(given)):
+        same = set(given)
+        for other in listed:  # the same opening, its cards in another order
+            if other.type == "attack" and other.as_suit == move.as_suit and set(other.cards) == same:
+                return move
     return None
 
 
-def _check_attack(position: Position, player: int, action: Action) -> Move:
-    if position.bout.table:
-        raise IllegalAction(gettext_noop("a bout is running: throw in a card of a rank on the table instead"))
-    if player != position.attacker:
-        raise IllegalAction(gettext_noop("it is player {player}'s turn to attack"), player=position.attacker)
-    given = action["cards"]
-    if not isinstance(given, list) or not given:
-        raise IllegalAction(gettext_noop("an attack needs a list of one or more cards"))
-    hand = position.hands[player]
-    # A hand holds cards only: a value found in it is one (the rest are looked at one by one).
-    cards = (
-        given if all(card in hand for card in given) else [_card_in_hand(position, player, c) for c in given]
+def _held_refusal(position: Position, player: int, value: object) -> Refusal | None:
+    """Why ``value`` is no card of ``player``'s hand: no card at all, or not held."""
+    if not isinstance(value, str) or value not in ALL_CARDS:
+        return Refusal(
+            gettext_noop("{card} is not a card: write rank then suit, like 10H or QS"), {"card": repr(value)}
+        )
+    if value not in position.hands[player]:
+        return Refusal(gettext_noop("you do not hold {card}"), {"card": value})
+    return None
+
+
+def _attack_refusal(position: Position, player: int, action: Action) -> Refusal | None:
+    refusal = attack_turn(position, player)
+    if refusal is not None:
+        return refusal
+    cards = action["cards"]
+    if not isinstance(cards, list) or not cards:
+        return NEED_CARDS
+    refusal = opening_refusal(position, player, cards) or as_suit_refusal(
+        position, cards[0], action.get("as_suit")
     )
-    if len(set(cards)) != len(cards):
-        raise IllegalAction(gettext_noop("the same card twice"))
-    if len(cards) > 1:
-        if not position.rules.multi_card_attack:
-            raise IllegalAction(gettext_noop("these rules open a bout with one card"))
-        if len({RANK_OF[card] for card in cards}) != 1:
-            raise IllegalAction(gettext_noop("an attack of several cards must be all of one rank"))
-    as_suit = _as_suit(position, cards, action)
-    assert position.defender is not None
-    limit = position.limit_against(position.defender)
-    if len(cards) > limit:
-        raise IllegalAction(
-            ngettext_noop(
-                "at most {limit} card may attack in this bout",
-                "at most {limit} cards may attack in this bout",
-                count="limit",
-            ),
-            limit=limit,
-        )
-    return _new_move(Move, ("attack", player, tuple(cards), None, None, as_suit, None, None, None))
+    if refusal is None and len(cards) > (limit := opening_limit(position)):
+        refusal = _over_limit(limit)
+    return refusal
 
 
-def _check_throw(position: Position, player: int, action: Action) -> Move:
+def _throw_refusal(position: Position, player: int, action: Action) -> Refusal | None:
     bout = position.bout
     if not bout.table:
-        raise IllegalAction(gettext_noop("no bout is running: open one with an attack"))
+        return NO_BOUT_TO_THROW_IN
     if player == position.defender:
-        raise IllegalAction(gettext_noop("the defender cannot throw in"))
-    card = _card_in_hand(position, player, action["card"])
-    refusal = throw_in_refusal(position, player)
-    if refusal is not None:
-        raise refusal.error()
-    if bout.limit is not None and len(bout.table) >= bout.limit:
-        raise _at_limit(bout.limit).error()
-    if RANK_OF[card] not in bout.ranks and not position.spells.thrown_in_freely(card):
-        raise IllegalAction(
-            gettext_noop("{card} cannot be thrown in: only ranks already on the table"), card=card
-        )
-    if player in bout.passed:
-        raise IllegalAction(gettext_noop("you passed: wait until a new card lands on the table"))
-    if not has_priority(position, player):
-        raise IllegalAction(
-            gettext_noop("player {player}, the main attacker, throws in first"), player=position.attacker
-        )
-    return Move("throw", player, card=card, as_suit=_as_suit(position, [card], action))
+        return DEFENDER_NO_THROW
+    card = action["card"]
+    refusal = _held_refusal(position, player, card) or throw_in_refusal(position, player)
+    if refusal is None and bout.limit is not None and len(bout.table) >= bout.limit:
+        refusal = _at_limit(bout.limit)
+    return (
+        refusal
+        or throw_card_refusal(position, card)
+        or throw_turn_in_bout(position, player)
+        or as_suit_refusal(position, card, action.get("as_suit"))
+    )
 
 
-def _check_defend(position: Position, player: int, action: Action) -> Move:
-    bout = position.bout
-    if player != position.defender or not bout.table:
-        raise IllegalAction(gettext_noop("only the defender can beat a card"))
-    if bout.taking:
-        raise YOU_TAKE.error()
-    pair = bout.pair_of(action["target"])
-    if pair is None:
-        raise IllegalAction(
-            gettext_noop("{card} is not an attack card on the table"), card=repr(action["target"])
-        )
-    target = pair[0]
-    assert target is not None
-    if pair[1] is not None:
-        raise IllegalAction(gettext_noop("{card} is already beaten"), card=target)
-    card = _card_in_hand(position, player, action["card"])
-    as_suit = _as_suit(position, [card], action)
-    if not position.beats(target, card, as_suit):
-        raise IllegalAction(gettext_noop("{card} does not beat {target}"), card=card, target=target)
-    return Move("defend", player, card=card, target=target, as_suit=as_suit)
+def _defend_refusal(position: Position, player: int, action: Action) -> Refusal | None:
+    target, card, as_suit = action["target"], action["card"], action.get("as_suit")
+    return (
+        defend_turn(position, player)
+        or target_refusal(position, target)
+        or _held_refusal(position, player, card)
+        or as_suit_refusal(position, card, as_suit)
+        or beats_refusal(position, target, card, as_suit)
+    )
 
 
-def _check_transfer(position: Position, player: int, action: Action) -> Move:
-    bout = position.bout
-    if player != position.defender or not bout.table:
-        raise IllegalAction(gettext_noop("only the defender can transfer"))
-    if not position.rules.transfer:
-        raise IllegalAction(gettext_noop("these rules have no transfer"))
-    card = _card_in_hand(position, player, action["card"])
-    refusal, _ = transfer_refusal(position)
-    if refusal is not None:
-        raise refusal.error()
-    if RANK_OF[card] != RANK_OF[bout.attacks[0]]:
-        raise IllegalAction(gettext_noop("{card} is not of the rank on the table"), card=card)
-    return Move("transfer", player, card=card, as_suit=_as_suit(position, [card], action))
+def _transfer_refusal(position: Position, player: int, action: Action) -> Refusal | None:
+    card = action["card"]
+    return (
+        transfer_turn(position, player)
+        or _held_refusal(position, player, card)
+        or transfer_refusal(position)[0]
+        or transfer_card_refusal(position, card)
+        or as_suit_refusal(position, card, action.get("as_suit"))
+    )
 
 
-def _check_take(position: Position, player: int, action: Action) -> Move:
-    bout = position.bout
-    if player != position.defender or not bout.table:
-        raise IllegalAction(gettext_noop("only the defender can take the cards"))
-    if bout.taking:
-        raise IllegalAction(gettext_noop("you are already taking the cards"))
-    if not bout.unbeaten:
-        raise IllegalAction(gettext_noop("every card is beaten: there is nothing to take"))
-    return Move("take", player)
+def _turn_refusal(
+    turn: Callable[[Position, int], Refusal | None],
+) -> Callable[[Position, int, Action], Refusal | None]:
+    return lambda position, player, action: turn(position, player)
 
 
-def _check_pass(position: Position, player: int, action: Action) -> Move:
-    bout = position.bout
-    if not bout.table:
-        raise IllegalAction(gettext_noop("no bout is running"))
-    if player == position.defender:
-        raise IllegalAction(gettext_noop("the defender beats, transfers or takes; only attackers pass"))
-    if player in bout.passed:
-        raise IllegalAction(gettext_noop("you have passed already"))
-    if player in position.auto_pass:
-        raise IllegalAction(
-            gettext_noop("you asked not to be waited for to throw in: you count as passed already")
-        )
-    refusal = pass_refusal(position, player)
-    if refusal is not None:
-        raise refusal.error()
-    return Move("pass", player)
+_REFUSALS: Final[dict[str, Callable[[Position, int, Action], Refusal | None]]] = {
+    "attack": _attack_refusal,
+    "throw": _throw_refusal,
+    "defend": _defend_refusal,
+    "transfer": _transfer_refusal,
+    "take": _turn_refusal(take_turn),
+    "pass": _turn_refusal(pass_turn),
+    "swap_trump": _turn_refusal(swap_refusal),
+    "reverse": _turn_refusal(reverse_turn),
+}
 
 
-def _check_swap_trump(position: Position, player: int, action: Action) -> Move:
-    refusal = swap_refusal(position, player)
-    if refusal is not None:
-        raise refusal.error()
-    return Move("swap_trump", player)
-
-
-def _check_reverse(position: Position, player: int, action: Action) -> Move:
-    if position.may_reverse != player or position.bout.table:
-        raise IllegalAction(
-            gettext_noop(
-                "only a defender who beat off a bout with an enchanted king may reverse the "
-                "direction of play, before attacking"
-            )
-        )
-    return Move("reverse", player)
+# --- the actions never listed: a player's standing choice, and what the site applies for them ------
 
 
 def _check_auto_pass(position: Position, player: int, action: Action) -> Move:
@@ -758,15 +872,7 @@ def _check_claim(position: Position, player: int, action: Action) -> Move:
     return Move("claim", player, waited=action["waited"], clock=clock)
 
 
-_CHECKS: Final[dict[str, Callable[[Position, int, Action], Move]]] = {
-    "attack": _check_attack,
-    "throw": _check_throw,
-    "defend": _check_defend,
-    "transfer": _check_transfer,
-    "take": _check_take,
-    "pass": _check_pass,
-    "swap_trump": _check_swap_trump,
-    "reverse": _check_reverse,
+_UNLISTED: Final[dict[str, Callable[[Position, int, Action], Move]]] = {
     "auto_pass": _check_auto_pass,
     "timeout": _check_timeout,
     "resign": _check_resign,

@@ -13,7 +13,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 from durak.actions import Action
 from durak.cards import sort_hand
-from durak.legality import legal_actions, waiting_for
+from durak.legality import legal_json, waiting_for
 from durak.state import Position
 from durak.storage import rules_json
 
@@ -148,7 +148,7 @@ def view_of(position: Position, player: int | None) -> dict[str, Any]:
         "teams": position.teams,
         "losing_team": position.losing_team,
         "waiting_for": waiting_for(position),
-        "actions": legal_actions(position, player) if player is not None else [],
+        "actions": legal_json(position, player) if player is not None else [],
         "last_bout": dict(position.last_bout) if position.last_bout else None,
         "end": dict(position.end) if position.end else None,
         "enchanted": list(position.rules.enchanted),

@@ -25,7 +25,7 @@ from durak.rules import Rules
 from durak.seating import SEATINGS, NoTeams
 
 if TYPE_CHECKING:
-    from durak.actions import Action
+    from durak.actions import Move
 
 #: The format ``to_dict()`` writes: 2, every player allowed to throw in is waited for (public
 #: waiting). 1, the states stored before it (no ``"format"`` key): only a player holding a card
@@ -125,7 +125,7 @@ class Position:
     discarded_ranks: dict[str, int]
     adding: dict[int, bool]
     unseen: bool | None
-    legal: dict[int, list[Action]]
+    legal: dict[int, tuple[Move, ...]]
 
     def __init__(self, rules: Rules, players: int, dealer: int, state_format: int = STATE_FORMAT) -> None:
         if state_format not in STATE_FORMATS:

@@ -142,7 +142,7 @@ class Tutorial:
         if self.game.over or YOU not in self.game.waiting_for():
             raise BadMove(token)
         action = action_of(token, YOU)
-        if action not in self.game.legal_actions(YOU):
+        if action not in self.game.legal_json(YOU):
             try:  # the engine says why
                 self.game.copy().apply(action)
             except durak.IllegalAction as error:
@@ -158,7 +158,7 @@ class Tutorial:
 
     def _opponent_moves(self) -> None:
         while opponent_to_move(self.game):
-            actions = self.game.legal_actions(OPPONENT)
+            actions = self.game.legal_json(OPPONENT)
             scripted = None
             if self.scripted < len(OPPONENT_SCRIPT):
                 candidate = action_of(OPPONENT_SCRIPT[self.scripted], OPPONENT)
@@ -186,4 +186,4 @@ class Tutorial:
     def legal_actions(self) -> list[dict[str, Any]]:
         if self.game.over or YOU not in self.game.waiting_for():
             return []
-        return self.game.legal_actions(YOU)
+        return self.game.legal_json(YOU)

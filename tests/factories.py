@@ -123,7 +123,7 @@ def play_moves(
         services.make_move(
             user=users[player],
             game_id=game.pk,
-            action=(choose or (lambda legal: legal[0]))(engine.legal_actions(player)),
+            action=(choose or (lambda legal: legal[0]))(engine.legal_json(player)),
             expected_version=game.version,
         )
     game.refresh_from_db()

@@ -74,8 +74,8 @@ def test_events_name_only_cards_that_were_face_up(preset: str, players: int, see
             assert services.game_timeout(game_id=game.pk) is True
         else:
             player = rng.choice(engine.waiting_for())
-            swaps = [a for a in engine.legal_actions(player) if a["type"] == "swap_trump"]
-            action = swaps[0] if swaps else rng.choice(engine.legal_actions(player))
+            swaps = [a for a in engine.legal_json(player) if a["type"] == "swap_trump"]
+            action = swaps[0] if swaps else rng.choice(engine.legal_json(player))
             services.make_move(
                 user=users[player], game_id=game.pk, action=action, expected_version=game.version
             )

@@ -56,7 +56,7 @@ def test_every_legal_action_of_a_playout_goes_through_the_api_unchanged(preset: 
     for seed in range(2):
         engine = durak.Game.new(durak.Rules.preset(preset), 3, seed=seed)
         while not engine.over:
-            offered = [action for player in range(engine.players) for action in engine.legal_actions(player)]
+            offered = [action for player in range(engine.players) for action in engine.legal_json(player)]
             for action in offered:
                 bare = without_player(action)
                 assert field.to_internal_value(bare) == bare

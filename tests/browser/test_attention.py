@@ -49,7 +49,7 @@ def play_until_alice_must_move(game: Game, users: dict[int, User], alice: User) 
         services.make_move(
             user=users[player],
             game_id=game.pk,
-            action=engine.legal_actions(player)[0],
+            action=engine.legal_json(player)[0],
             expected_version=game.version,
         )
         if not was_needed and Seat.objects.get(game=game, user=alice).must_move:

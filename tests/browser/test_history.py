@@ -135,7 +135,7 @@ def test_earlier_moves_come_on_demand_and_stay_when_the_table_moves_on(
         assert game.state is not None
         engine = durak.Game.from_dict(game.state)
         player = engine.waiting_for()[0]
-        move(game, users[player], engine.legal_actions(player)[0])
+        move(game, users[player], engine.legal_json(player)[0])
         expect(entries).to_have_count(game.moves_made + 1, timeout=WAIT_MS)  # the earlier ones stayed
         expect(entries.first).to_have_attribute("data-seq", str(game.moves_made + 1))
     finally:

@@ -118,7 +118,7 @@ def refusal(game: durak.Game, action: Any) -> Any:
 
 def wrong_actions(game: durak.Game, rng: random.Random) -> list[Any]:
     """A few actions that are mostly wrong: a legal action changed a little, or junk."""
-    legal = [a for p in range(game.players) for a in game.legal_actions(p)]
+    legal = [a for p in range(game.players) for a in game.legal_json(p)]
     hands = [card for hand in game.hands for card in hand]
     table = [card for pair in game.table for card in pair if card is not None]
     some_card = rng.choice(hands + table + JUNK)
@@ -175,7 +175,7 @@ def choose(game: durak.Game, rng: random.Random) -> dict[str, Any]:
         }
     if roll < 0.078:
         return {"type": "resign", "player": rng.randrange(game.players)}
-    options = [a for p in range(game.players) for a in game.legal_actions(p)]
+    options = [a for p in range(game.players) for a in game.legal_json(p)]
     defends = [a for a in options if a["type"] in ("defend", "transfer")]
     if defends and rng.random() < 0.5:
         return rng.choice(defends)
@@ -187,7 +187,7 @@ def snapshot(game: durak.Game) -> dict[str, Any]:
     state = game.to_dict()
     outcome = game.outcome()
     return {
-        "legal": [game.legal_actions(p) for p in players],
+        "legal": [game.legal_json(p) for p in players],
         "waiting": game.waiting_for(),
         "views": [game.view(p) for p in [*players, None]],
         "state": state,

@@ -43,7 +43,7 @@ def play(game: durak.Game, rng: random.Random) -> list[dict[str, Any]]:
         if game.over:
             break
         player = rng.choice(game.waiting_for())
-        legal = game.legal_actions(player)
+        legal = game.legal_json(player)
         defends = [a for a in legal if a["type"] == "defend"]
         if game.rules.on_timeout == "auto" and rng.random() < 0.05:
             action: dict[str, Any] = {"type": "timeout", "player": player}

@@ -92,7 +92,7 @@ def key(action: Action) -> tuple[Any, ...]:
 
 
 def legal_keys(game: durak.Game, player: int) -> set[tuple[Any, ...]]:
-    return {key(a) for a in game.legal_actions(player)}
+    return {key(a) for a in game.legal_json(player)}
 
 
 def is_legal(game: durak.Game, action: Action) -> bool:
@@ -100,7 +100,7 @@ def is_legal(game: durak.Game, action: Action) -> bool:
 
 
 def of_type(game: durak.Game, player: int, kind: str) -> list[Action]:
-    return [a for a in game.legal_actions(player) if a["type"] == kind]
+    return [a for a in game.legal_json(player) if a["type"] == kind]
 
 
 def cards_of(game: durak.Game, player: int, kind: str) -> set[str]:
@@ -111,7 +111,7 @@ def cards_of(game: durak.Game, player: int, kind: str) -> set[str]:
 def do(game: durak.Game, *actions: Action) -> None:
     """Apply actions one by one, each of which must be listed as legal first."""
     for action in actions:
-        listed = game.legal_actions(action["player"])
+        listed = game.legal_json(action["player"])
         assert key(action) in {key(a) for a in listed}, (
             f"{action} is not in legal_actions({action['player']}): {listed}"
         )
@@ -120,7 +120,7 @@ def do(game: durak.Game, *actions: Action) -> None:
 
 def refuse(game: durak.Game, action: Action) -> None:
     """The action is not listed, raises IllegalAction and changes nothing."""
-    listed = game.legal_actions(action["player"])
+    listed = game.legal_json(action["player"])
     assert key(action) not in {key(a) for a in listed}, f"{action} is listed as legal"
     before = game.to_dict()
     with pytest.raises(durak.IllegalAction) as excinfo:

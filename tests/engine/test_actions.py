@@ -20,7 +20,7 @@ CONFIGS = [
 
 
 def wrong(game: durak.Game, rng: random.Random) -> dict[str, Any]:
-    legal = [a for p in range(game.players) for a in game.legal_actions(p)]
+    legal = [a for p in range(game.players) for a in game.legal_json(p)]
     action = dict(rng.choice(legal))
     action["player"] = rng.randrange(game.players)
     key = rng.choice(["card", "target", "cards", "as_suit"])
@@ -44,7 +44,7 @@ def test_moves_round_trip_and_why_illegal_agrees_with_apply(
         game = durak.Game.new(rules, players, seed=seed)
         while not game.over:
             for player in range(game.players):
-                for action in game.legal_actions(player):
+                for action in game.legal_json(player):
                     move = Move.from_json(action)
                     assert move.to_json() == action and list(move.to_json()) == list(action)
                     assert game.why_illegal(action) is None and game.why_illegal(move) is None
@@ -60,7 +60,7 @@ def test_moves_round_trip_and_why_illegal_agrees_with_apply(
             else:
                 assert reason is None
                 applied += 1
-            options_now = [a for p in range(game.players) for a in game.legal_actions(p)]
+            options_now = [a for p in range(game.players) for a in game.legal_json(p)]
             game.apply(Move.from_json(rng.choice(options_now)))
     assert refused > 100 and applied > 0
 
@@ -90,11 +90,11 @@ def test_changing_a_listed_action_changes_neither_the_list_nor_what_apply_accept
     )
     attacker = game.attacker
     assert attacker is not None
-    listed = game.legal_actions(attacker)
+    listed = game.legal_json(attacker)
     for action in listed:
         if "cards" in action:
             action["cards"].append("7D")
         action["player"] = 1 - attacker
-    assert game.legal_actions(attacker) == durak.Game.from_dict(game.to_dict()).legal_actions(attacker)
+    assert game.legal_json(attacker) == durak.Game.from_dict(game.to_dict()).legal_json(attacker)
     with pytest.raises(durak.IllegalAction, match="all of one rank"):
         game.apply({"type": "attack", "player": attacker, "cards": ["6S", "6H", "7D"]})

@@ -30,7 +30,7 @@ def test_bots_choose_only_legal_actions_from_a_view(
             bot = bots[(seed + player) % len(bots)]
             view = game.view(player)
             action = bot.choose(view, log)
-            assert action in game.legal_actions(player)
+            assert action in game.legal_json(player)
             game.apply(action)
             log.append({"action": action, "events": list(game.events)})
 

@@ -93,7 +93,7 @@ def test_clock_must_be_true_or_false_and_nothing_else_is_taken() -> None:
 
 def test_a_claim_is_never_offered_as_a_move() -> None:
     game = deal()
-    assert all(a["type"] != "claim" for p in range(3) for a in game.legal_actions(p))
+    assert all(a["type"] != "claim" for p in range(3) for a in game.legal_json(p))
     assert "claim" in durak.game.SYSTEM_ACTION_TYPES
 
 
@@ -162,7 +162,7 @@ def test_a_claim_replays_from_its_logged_action() -> None:
     log = []
     while len(log) < 3 or len(game.waiting_for()) != 1:
         player = game.waiting_for()[0]
-        action = game.legal_actions(player)[0]
+        action = game.legal_json(player)[0]
         game.apply(action)
         log.append(action)
     claimant = 1 - game.waiting_for()[0]

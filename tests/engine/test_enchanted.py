@@ -28,13 +28,13 @@ def game(
 def defences(g: Game, player: int, target: str) -> set[tuple[str, str | None]]:
     return {
         (a["card"], a.get("as_suit"))
-        for a in g.legal_actions(player)
+        for a in g.legal_json(player)
         if a["type"] == "defend" and a["target"] == target
     }
 
 
 def kinds(g: Game, player: int) -> set[str]:
-    return {a["type"] for a in g.legal_actions(player)}
+    return {a["type"] for a in g.legal_json(player)}
 
 
 def refused(g: Game, action: dict[str, Any], match: str) -> None:
@@ -117,7 +117,7 @@ def test_seven_against_a_non_trump_six_of_its_suit_and_a_trump_six() -> None:
 
 def test_eight_is_played_as_a_named_suit_other_than_trumps() -> None:
     g = game([["8S", "KD"], ["9H", "9S", "7C"]], ["10C", "6D"], ranks=("8",))  # diamonds trump
-    openings = [a for a in g.legal_actions(0) if a["cards"] == ["8S"]]
+    openings = [a for a in g.legal_json(0) if a["cards"] == ["8S"]]
     assert sorted(a["as_suit"] for a in openings) == ["C", "H", "S"]
     refused(g, {"type": "attack", "player": 0, "cards": ["8S"]}, "name a suit")
     refused(g, {"type": "attack", "player": 0, "cards": ["8S"], "as_suit": "D"}, "other than trumps")
@@ -155,7 +155,7 @@ def test_an_eight_turned_as_the_trump_card_makes_a_game_without_trumps() -> None
     assert g.view(0)["trump"] is None
     # with no trumps, an eight may be named any suit
     g2 = game([["8S", "6C"], ["KS", "7D"]], ["9C", "8H"], ranks=("8",))
-    assert {a.get("as_suit") for a in g2.legal_actions(0) if a["cards"] == ["8S"]} == {"S", "H", "D", "C"}
+    assert {a.get("as_suit") for a in g2.legal_json(0) if a["cards"] == ["8S"]} == {"S", "H", "D", "C"}
     # and nobody holds a trump, so in black_book the dealer attacks first
     seeded = next(
         s
@@ -172,8 +172,8 @@ def test_an_eight_turned_as_the_trump_card_makes_a_game_without_trumps() -> None
 def test_nine_may_be_thrown_in_with_no_nine_on_the_table() -> None:
     g = game([["7H", "9C", "KD"], ["8H", "AS", "QS"]], ["10C", "6D"], ranks=("9",))
     g.apply({"type": "attack", "player": 0, "cards": ["7H"]})
-    assert {"type": "throw", "player": 0, "card": "9C"} in g.legal_actions(0)
-    assert {"type": "throw", "player": 0, "card": "KD"} not in g.legal_actions(0)
+    assert {"type": "throw", "player": 0, "card": "9C"} in g.legal_json(0)
+    assert {"type": "throw", "player": 0, "card": "KD"} not in g.legal_json(0)
     g.apply({"type": "throw", "player": 0, "card": "9C"})
     assert [pair[0] for pair in g.table] == ["7H", "9C"]
 
@@ -261,7 +261,7 @@ def test_a_defender_who_beat_off_a_bout_with_a_king_may_reverse_the_direction() 
     g.apply({"type": "attack", "player": 0, "cards": ["9H"]})
     g.apply({"type": "defend", "player": 1, "target": "9H", "card": "KH"})
     assert g.table == [] and (g.attacker, g.defender) == (1, 2)
-    assert {"type": "reverse", "player": 1} in g.legal_actions(1)
+    assert {"type": "reverse", "player": 1} in g.legal_json(1)
     g.apply({"type": "reverse", "player": 1})
     # "the player who used the effect attacks, on his turn, the player in reverse turn order"
     assert (g.attacker, g.defender, g.direction) == (1, 0, -1)
@@ -333,5 +333,5 @@ def test_a_whole_enchanted_game_plays_to_the_end() -> None:
             if g.over:
                 break
             player = rng.choice(g.waiting_for())
-            g.apply(rng.choice(g.legal_actions(player)))
+            g.apply(rng.choice(g.legal_json(player)))
         assert g.over

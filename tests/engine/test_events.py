@@ -66,9 +66,9 @@ def test_a_view_and_the_true_hidden_cards_rebuild_the_same_game() -> None:
         while not game.over:
             for seat in range(players):
                 rebuilt = Game.from_view(game.view(seat), game.hands, game.stock)
-                assert [rebuilt.legal_actions(p) for p in range(players)] == [
-                    game.legal_actions(p) for p in range(players)
+                assert [rebuilt.legal_json(p) for p in range(players)] == [
+                    game.legal_json(p) for p in range(players)
                 ]
                 assert rebuilt.view(seat) == game.view(seat)
             player = rng.choice(game.waiting_for())
-            game.apply(rng.choice(game.legal_actions(player)))
+            game.apply(rng.choice(game.legal_json(player)))

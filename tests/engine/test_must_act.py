@@ -52,7 +52,7 @@ def test_three_players_throwers_may_act_until_the_defender_takes_then_they_must(
     game = durak.Game.from_deal(CLASSIC, hands, ["6C", "10C", "JC", "9H"])
     attacker, defender = game.attacker, game.defender
     assert attacker is not None and defender is not None
-    opening = next(a for a in game.legal_actions(attacker) if a["type"] == "attack")
+    opening = next(a for a in game.legal_json(attacker) if a["type"] == "attack")
     game.apply(opening)
     throwers = [p for p in game.waiting_for() if p != defender]
     assert throwers, "some attacker may throw in"
@@ -96,9 +96,9 @@ def test_in_random_games_those_who_must_act_are_the_defender_alone_or_everyone_w
                 assert must == waiting
             # Whoever may act but need not is never the only way on: the defender can always move.
             if set(waiting) - set(must):
-                assert game.legal_actions(game.defender)
+                assert game.legal_json(game.defender)
             # Copies and stored states answer the same (a public fact of the position).
             assert durak.Game.from_dict(game.to_dict()).must_act() == must
             player = rng.choice(waiting)
-            game.apply(rng.choice(game.legal_actions(player)))
+            game.apply(rng.choice(game.legal_json(player)))
     assert met_optional > 0, "the case where someone may act without being needed was met"

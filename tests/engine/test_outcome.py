@@ -100,7 +100,7 @@ def play(game: durak.Game, ending: EndReason, rng: random.Random) -> tuple[list[
         if ender is not None:
             action, player = ender
         else:
-            actions = [a for p in game.waiting_for() for a in game.legal_actions(p)]
+            actions = [a for p in game.waiting_for() for a in game.legal_json(p)]
             # defences first, usually, so that games do not all end in one long take
             action = min(actions, key=lambda a: (a["type"] != "defend", rng.random()))
             if rng.random() < 0.3:

@@ -32,7 +32,7 @@ def test_events_of_random_play_fit_their_typeddicts() -> None:
     for seed in range(20):
         game = durak.Game.new(durak.Rules.preset("perevodnoy", on_timeout="auto"), players=3, seed=seed)
         while not game.over:
-            actions = [a for p in range(game.players) for a in game.legal_actions(p)]
+            actions = [a for p in range(game.players) for a in game.legal_json(p)]
             if rng.random() < 0.02:
                 actions = [{"type": "timeout", "player": p} for p in game.waiting_for()]
             game.apply(rng.choice(actions))

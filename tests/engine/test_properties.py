@@ -86,7 +86,7 @@ def check_round_trip(game: durak.Game, state: dict[str, Any], legal: list[list[d
     restored = durak.Game.from_dict(json.loads(json.dumps(state)))
     assert restored.to_dict() == state
     for player, actions in enumerate(legal):
-        assert [key(a) for a in restored.legal_actions(player)] == [key(a) for a in actions]
+        assert [key(a) for a in restored.legal_json(player)] == [key(a) for a in actions]
 
 
 def check_views(game: durak.Game) -> None:
@@ -110,7 +110,7 @@ def check_views(game: durak.Game) -> None:
         assert view["table"] == [list(pair) for pair in game.table]
         assert view["discard_size"] == len(game.discard)
         assert sorted(view["waiting_for"]) == sorted(game.waiting_for())
-        mine = game.legal_actions(viewer) if viewer is not None else []
+        mine = game.legal_json(viewer) if viewer is not None else []
         assert [key(a) for a in view["actions"]] == [key(a) for a in mine]
         if game.table:
             assert view["limit"] is not None and len(game.table) <= view["limit"]
@@ -271,7 +271,7 @@ def play(game: durak.Game, rng: random.Random, history: list[dict[str, Any]], *,
     for _ in range(MAX_STEPS):
         assert_cards_accounted(game)
         check_table(game)
-        legal = [game.legal_actions(p) for p in range(game.players)]
+        legal = [game.legal_json(p) for p in range(game.players)]
         # waiting_for(): everyone with a move the game needs; an optional trump swap alone is not
         # something the game waits for.
         waiting = set(game.waiting_for())

@@ -95,7 +95,7 @@ def public(game: durak.Game, viewers: list[int | None]) -> dict[str, Any]:
 def candidates(game: durak.Game, rng: random.Random) -> list[dict[str, Any]]:
     """Every legal action, the timeouts the game allows, and now and then the preference "don't
     wait for me to throw in", switched on or off, in random order (defences first, usually)."""
-    actions = [a for p in range(game.players) for a in game.legal_actions(p)]
+    actions = [a for p in range(game.players) for a in game.legal_json(p)]
     if rng.random() < 0.05:
         actions += [{"type": "timeout", "player": p} for p in game.waiting_for()]
     if rng.random() < 0.1:
@@ -113,7 +113,7 @@ def candidates(game: durak.Game, rng: random.Random) -> list[dict[str, Any]]:
 def legal_in(game: durak.Game, action: dict[str, Any]) -> bool:
     if action["type"] in ("timeout", "auto_pass"):
         return True
-    return key(action) in {key(a) for a in game.legal_actions(action["player"])}
+    return key(action) in {key(a) for a in game.legal_json(action["player"])}
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)

@@ -157,7 +157,7 @@ def waited_for(model: set[tuple[Any, ...]]) -> list[int]:
 
 
 def modelled(game: durak.Game) -> set[tuple[Any, ...]]:
-    return {key(a) for p in range(game.players) for a in game.legal_actions(p) if a["type"] in MODELLED}
+    return {key(a) for p in range(game.players) for a in game.legal_json(p) if a["type"] in MODELLED}
 
 
 CONFIGS = [
@@ -210,7 +210,7 @@ def test_engine_agrees_with_the_reference_model(config: tuple[str, dict[str, Any
             assert game.waiting_for() == waited_for(model), (
                 f"seed {seed} policy {policy} after {history[-6:]}"
             )
-            legal = [a for p in range(players) for a in game.legal_actions(p)]
+            legal = [a for p in range(players) for a in game.legal_json(p)]
             action = rng.choice(legal)
             in_bout, taken = tracker.before(game, action)
             passed_before = set(game.passed)

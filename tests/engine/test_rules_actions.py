@@ -94,7 +94,7 @@ def test_nothing_is_legal_after_the_end() -> None:
 def test_legal_actions_of_an_unknown_player_is_an_error_or_empty() -> None:
     game = deal("classic", [cards("7S 7D"), cards("AS AH")], trump="C")
     try:
-        listed = game.legal_actions(2)
+        listed = game.legal_json(2)
     except ValueError:
         return
     assert listed == []
@@ -122,7 +122,7 @@ def test_from_deal_without_stock_or_trump_is_a_no_trump_game() -> None:
     )
     assert game.trump is None
     do(game, attack(0, "7D"))
-    assert {a["card"] for a in game.legal_actions(1) if a["type"] == "defend"} == {"8D"}
+    assert {a["card"] for a in game.legal_json(1) if a["type"] == "defend"} == {"8D"}
 
 
 def test_transfer_skips_a_player_who_is_out() -> None:

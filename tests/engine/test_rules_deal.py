@@ -30,7 +30,7 @@ def test_six_players_36_cards_no_stock_dealer_holds_the_trump_card(preset: str, 
         assert game.trump == suit(game.trump_card)
         assert game.view(dealer)["trump_card"] is None  # nothing lies under a stock
         assert game.view(None)["trump"] == game.trump
-        assert all(a["type"] != "swap_trump" for p in range(6) for a in game.legal_actions(p))
+        assert all(a["type"] != "swap_trump" for p in range(6) for a in game.legal_json(p))
 
 
 def test_six_players_from_deal_with_the_trump_named() -> None:

@@ -19,7 +19,7 @@ def test_draw_when_the_last_defence_uses_the_last_card(preset: str) -> None:
     assert game.over
     assert game.loser is None
     assert sorted(game.finished) == [0, 1]
-    assert game.legal_actions(0) == [] and game.legal_actions(1) == []
+    assert game.legal_json(0) == [] and game.legal_json(1) == []
     assert game.view(None)["over"] is True and game.view(None)["loser"] is None
 
 
@@ -77,8 +77,8 @@ def test_nobody_is_out_while_the_stock_lasts() -> None:
 def test_a_player_out_of_cards_takes_no_part_any_more() -> None:
     game = deal("black_book", [cards("9D 6S"), cards("10D"), cards("8H 9H"), cards("JH 9S")], trump="C")
     do(game, attack(0, "9D"), defend(1, "9D", "10D"))
-    assert game.legal_actions(1) == []
+    assert game.legal_json(1) == []
     do(game, attack(2, "8H"))
-    assert game.legal_actions(1) == []
+    assert game.legal_json(1) == []
     refuse(game, throw(1, "9S"))
     refuse(game, take(1))

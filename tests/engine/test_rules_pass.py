@@ -96,7 +96,7 @@ def test_nobody_is_waited_for_when_every_card_that_could_fit_is_in_sight() -> No
     game = deal("classic", [cards("8D 6H"), cards("JD QS"), cards("9H 10S")], cards("7C 6C AS"))
     do(game, attack(0, "8D"))
     assert game.waiting_for() == [1]
-    assert game.legal_actions(0) == game.legal_actions(2) == []
+    assert game.legal_json(0) == game.legal_json(2) == []
     do(game, defend(1, "8D", "JD"))
     assert game.table == []
 
@@ -131,10 +131,10 @@ def test_waiting_for_lists_exactly_the_players_with_actions() -> None:
         "classic", [cards("8D 8S 6H"), cards("JD QS KH AH"), cards("8H 9H"), cards("7S 7D")], trump="C"
     )
     do(game, attack(0, "8D"))
-    assert sorted(game.waiting_for()) == [p for p in range(4) if game.legal_actions(p)]
+    assert sorted(game.waiting_for()) == [p for p in range(4) if game.legal_json(p)]
     # player 3 holds no eight, but nobody else can know that: he is waited for like player 2
     assert game.waiting_for() == [0, 1, 2, 3]
-    assert game.legal_actions(3) == [pass_(3)] and game.legal_actions(2) == [pass_(2)]
+    assert game.legal_json(3) == [pass_(3)] and game.legal_json(2) == [pass_(2)]
 
 
 def test_a_transfer_card_lifts_a_pass() -> None:

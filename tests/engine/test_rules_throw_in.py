@@ -74,7 +74,7 @@ def test_others_wait_for_the_main_attacker_even_when_he_has_no_fitting_card(pres
     # said he is done, exactly as when he chooses not to throw.
     game = deal(preset, [["8D", "6H", "7H"], ["JD", "QS", "KH", "AH"], ["8H", "9H"]], trump="C")
     do(game, attack(0, "8D"))
-    assert game.legal_actions(0) == [pass_(0)]
+    assert game.legal_json(0) == [pass_(0)]
     assert of_type(game, 2, "throw") == []
     refuse(game, throw(2, "8H"))
     do(game, pass_(0))
@@ -154,7 +154,7 @@ def test_neighbours_only_lets_just_the_defenders_neighbours_throw() -> None:
 def test_the_defender_never_throws_or_passes() -> None:
     game = deal("classic", [["8D", "6H"], ["8S", "JD", "QS"], ["8H", "9H"]], trump="C")
     do(game, attack(0, "8D"))
-    kinds = {a["type"] for a in game.legal_actions(1)}
+    kinds = {a["type"] for a in game.legal_json(1)}
     assert "throw" not in kinds and "pass" not in kinds
     refuse(game, throw(1, "8S"))
     refuse(game, pass_(1))
@@ -164,7 +164,7 @@ def test_pass_is_offered_to_everyone_allowed_to_throw_in_whatever_they_hold() ->
     # Player 2 holds no eight, player 3 does: both are offered "done" and waited for alike.
     game = deal("black_book", [["8D", "6H"], ["JD", "QS", "KH"], ["9H", "10S"], ["8S", "7C"]], trump="C")
     do(game, attack(0, "8D"))
-    assert game.legal_actions(2) == [pass_(2)]
+    assert game.legal_json(2) == [pass_(2)]
     assert of_type(game, 3, "pass") == [pass_(3)]
     assert game.waiting_for() == [0, 1, 2, 3]
     do(game, pass_(2))

@@ -31,8 +31,8 @@ def test_the_lowest_trump_attacks_first(preset: str) -> None:
     else:
         game = deal(preset, LOWEST_TRUMP_HANDS, LOWEST_TRUMP_STOCK, first_attacker=None)
     assert (game.attacker, game.defender) == (1, 2)
-    assert {a["type"] for a in game.legal_actions(1)} >= {"attack"}
-    assert not [a for a in game.legal_actions(0) if a["type"] == "attack"]
+    assert {a["type"] for a in game.legal_json(1)} >= {"attack"}
+    assert not [a for a in game.legal_json(0) if a["type"] == "attack"]
 
 
 NO_TRUMP_HANDS = [cards("8S 9S 10S"), cards("8D 9D 10D"), cards("8C 9C 10C")]

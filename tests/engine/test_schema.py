@@ -67,7 +67,7 @@ def playout(preset: str, options: frozenset[tuple[str, Any]], players: int, seed
         check_views(game)
         if game.over:
             break
-        offered = [action for p in range(game.players) for action in game.legal_actions(p)]
+        offered = [action for p in range(game.players) for action in game.legal_json(p)]
         for action in offered:
             assert action["type"] in durak.ACTION_TYPES
             assert_fits(action, schema.ACTION, "legal action")

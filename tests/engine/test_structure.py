@@ -93,7 +93,7 @@ def test_the_remembered_rules_are_the_rules_read_and_written() -> None:
 
 def test_a_copy_has_every_field_and_owns_what_moves_change_in_place() -> None:
     game = durak.Game.new(durak.Rules.preset("perevodnoy"), 3, seed=4)
-    game.apply(game.legal_actions(game.attacker)[0])
+    game.apply(game.legal_json(game.attacker)[0])
     copy = game.copy()
     memo = {"adding", "unseen", "legal", "events"}
     for name in Position.__slots__:
@@ -103,6 +103,6 @@ def test_a_copy_has_every_field_and_owns_what_moves_change_in_place() -> None:
     for name in ("hands", "stock", "discard", "bout", "auto_pass", "finished", "timeouts", "discarded_ranks"):
         assert getattr(copy, name) is not getattr(game, name), name
     assert all(mine is not theirs for mine, theirs in zip(copy.hands, game.hands, strict=True))
-    action = copy.legal_actions(copy.defender)[0]
+    action = copy.legal_json(copy.defender)[0]
     copy.apply(action)
-    assert game.legal_actions(game.defender)[0] == action  # the original is as it was
+    assert game.legal_json(game.defender)[0] == action  # the original is as it was

@@ -99,8 +99,8 @@ def test_a_player_may_not_throw_in_to_their_partner() -> None:
     )
     act(game, type="attack", player=YEGOR, cards=["9H"])
     # Marina (Yegor's partner) may throw her nine at Lena; Matvey (Lena's partner) may not.
-    assert {"type": "throw", "player": MARINA, "card": "9S"} in game.legal_actions(MARINA)
-    assert game.legal_actions(MATVEY) == []
+    assert {"type": "throw", "player": MARINA, "card": "9S"} in game.legal_json(MARINA)
+    assert game.legal_json(MATVEY) == []
     with pytest.raises(IllegalAction, match="partner"):
         game.apply({"type": "throw", "player": MATVEY, "card": "9D"})
 
@@ -108,10 +108,10 @@ def test_a_player_may_not_throw_in_to_their_partner() -> None:
 def test_partners_the_defender_defends_alone() -> None:
     game = team_game("partners", [["9H", "KD"], ["10H", "QC"], ["9S", "KS"], ["9D", "AS"]])
     act(game, type="attack", player=0, cards=["9H"])
-    assert game.legal_actions(3) == []  # the defender's partner neither helps nor throws in
+    assert game.legal_json(3) == []  # the defender's partner neither helps nor throws in
     assert 3 not in game.waiting_for()
     act(game, type="pass", player=0)  # the main attacker has priority
-    assert any(a["type"] == "throw" for a in game.legal_actions(2))
+    assert any(a["type"] == "throw" for a in game.legal_json(2))
 
 
 # --- when players go out: the Black Book's example --------------------------------------------

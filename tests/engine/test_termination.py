@@ -96,7 +96,7 @@ def test_every_call_returns_and_every_game_ends(config: tuple[str, str, bool, st
     game = durak.Game.new(rules, players, rng.randrange(2**32), dealer=rng.randrange(players))
     for _ in range(MAX_ACTIONS):
         waiting = bounded(game.waiting_for)
-        legal = [bounded(partial(game.legal_actions, p)) for p in range(players)]
+        legal = [bounded(partial(game.legal_json, p)) for p in range(players)]
         for viewer in [None, *range(players)]:
             bounded(partial(game.view, viewer))
         if game.over:

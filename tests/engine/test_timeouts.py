@@ -114,5 +114,5 @@ def test_resign_ends_the_game_with_that_player_the_fool() -> None:
 
 def test_system_actions_are_not_offered_as_choices() -> None:
     game = deal()
-    kinds = {a["type"] for p in range(3) for a in game.legal_actions(p)}
+    kinds = {a["type"] for p in range(3) for a in game.legal_json(p)}
     assert not kinds & {"timeout", "resign"}

@@ -69,7 +69,7 @@ def play_human_moves(
         if game.status != Game.Status.ACTIVE:
             return game
         engine = durak.Game.from_dict(game.state)
-        actions = engine.legal_actions(0)
+        actions = engine.legal_json(0)
         assert actions, "the game waits for a bot that did not move"
         with django_capture_on_commit_callbacks(execute=True):
             services.make_move(user=human, game_id=game.pk, action=actions[0], expected_version=game.version)
@@ -164,7 +164,7 @@ def test_a_task_for_an_old_version_does_nothing(user: User) -> None:
     engine = durak.Game.from_dict(game.state)
     assert engine.waiting_for() == [0]  # LONGER_DEAL: seat 0 attacks first
     services.make_move(
-        user=user, game_id=game.pk, action=engine.legal_actions(0)[0], expected_version=game.version
+        user=user, game_id=game.pk, action=engine.legal_json(0)[0], expected_version=game.version
     )
     game.refresh_from_db()
     moves = Move.objects.filter(game=game).count()
@@ -189,7 +189,7 @@ def test_a_bot_has_no_clock_and_a_lost_move_is_requeued_by_the_sweep(user: User)
     engine = durak.Game.from_dict(game.state)
     # The human moves; the bot's task is never run (the commit callbacks are not executed: lost).
     services.make_move(
-        user=user, game_id=game.pk, action=engine.legal_actions(0)[0], expected_version=game.version
+        user=user, game_id=game.pk, action=engine.legal_json(0)[0], expected_version=game.version
     )
     game.refresh_from_db()
     bot_seat, human = game.seats.get(position=1), game.seats.get(position=0)

@@ -91,7 +91,7 @@ def test_a_move_updates_the_seats_in_place_unless_their_turn_flips() -> None:
         services.make_move(
             user=users[player],
             game_id=game.pk,
-            action=engine.legal_actions(player)[0],
+            action=engine.legal_json(player)[0],
             expected_version=game.version,
         )
         after = _counters("games_seat")

@@ -97,7 +97,7 @@ def play_out(
         assert game.state is not None
         engine = durak.Game.from_dict(game.state)
         player = chooser.choice(engine.waiting_for())
-        legal = engine.legal_actions(player)
+        legal = engine.legal_json(player)
         action = legal[0] if first else chooser.choice(legal)
         before = seat_rows(game)
         statements = move_statements(

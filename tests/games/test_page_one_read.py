@@ -36,7 +36,7 @@ def first_move(game: Game, users: list[Any]) -> None:
             services.make_move(
                 user=users[player],
                 game_id=game.pk,
-                action=engine.legal_actions(player)[0],
+                action=engine.legal_json(player)[0],
                 expected_version=fresh.version,
             )
         finally:

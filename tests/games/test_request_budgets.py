@@ -87,7 +87,7 @@ def play_through_the_api(game: Game, users: list[User]) -> tuple[list[int], int]
         assert game.state is not None
         engine = durak.Game.from_dict(game.state)
         player = engine.waiting_for()[0]
-        action = {key: value for key, value in engine.legal_actions(player)[0].items() if key != "player"}
+        action = {key: value for key, value in engine.legal_json(player)[0].items() if key != "player"}
         body = {"action": action, "expected_version": game.version}
         connection.queries_log.clear()
         with CaptureQueriesContext(connection) as captured:
@@ -132,7 +132,7 @@ def test_the_api_moves_answer_is_what_a_fresh_read_shows() -> None:
         assert game.state is not None
         engine = durak.Game.from_dict(game.state)
         player = engine.waiting_for()[0]
-        action = {key: value for key, value in engine.legal_actions(player)[0].items() if key != "player"}
+        action = {key: value for key, value in engine.legal_json(player)[0].items() if key != "player"}
         answer = clients[player].post(
             f"/api/games/{game.pk}/actions/",
             {"action": action, "expected_version": game.version},
@@ -168,7 +168,7 @@ def play_through_the_pages(game: Game, users: list[User]) -> tuple[list[int], li
         assert game.state is not None
         engine = durak.Game.from_dict(game.state)
         player = engine.waiting_for()[0]
-        action = engine.legal_actions(player)[0]
+        action = engine.legal_json(player)[0]
         body = {"action": json.dumps(action), "expected_version": str(game.version)}
         connection.queries_log.clear()
         with CaptureQueriesContext(connection) as captured:

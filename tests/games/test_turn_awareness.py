@@ -441,13 +441,13 @@ def test_every_player_whose_turn_flips_hears_the_new_count_on_their_channel(sett
     game = services.make_move(
         user=users[attacker],
         game_id=game.pk,
-        action=engine.legal_actions(attacker)[0],
+        action=engine.legal_json(attacker)[0],
         expected_version=game.version,
     )
     engine = durak.Game.from_dict(game.state or {})
     defender = engine.defender
     assert defender is not None
-    defence = next(action for action in engine.legal_actions(defender) if action["type"] == "defend")
+    defence = next(action for action in engine.legal_json(defender) if action["type"] == "defend")
     tap = RedisTap()
     try:
         time.sleep(0.2)  # subscribed before the move publishes

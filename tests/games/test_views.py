@@ -168,7 +168,7 @@ def test_game_page_shows_my_hand_the_table_and_only_legal_controls() -> None:
     for card in LONGER_DEAL["hands"][0]:
         assert f'data-pick="{card}"' in page
     engine = durak.Game.from_dict(game.state)
-    expected = [{k: v for k, v in a.items() if k != "player"} for a in engine.legal_actions(0)]
+    expected = [{k: v for k, v in a.items() if k != "player"} for a in engine.legal_json(0)]
     assert action_buttons(page) == expected
     assert 'data-card="9H"' in page  # the face-up trump
     assert "Stock: 2" in page

@@ -34,7 +34,7 @@ def buttons(page_html: str) -> list[tuple[str, str]]:
 def test_the_first_page_offers_exactly_the_engines_legal_actions_for_the_player() -> None:
     status, first = page()
     assert status == 200
-    legal = new_game().legal_actions(YOU)
+    legal = new_game().legal_json(YOU)
     assert sorted(moves for moves, _ in buttons(first)) == sorted(token_of(action) for action in legal)
     assert 'class="suggested ' in first
 
@@ -94,7 +94,7 @@ def test_any_legal_line_reaches_the_end_and_every_page_is_consistent_with_the_en
         if tutorial.game.over:
             break
         assert legal, "the tutorial waits for nobody"
-        assert legal == tutorial.game.legal_actions(YOU)
+        assert legal == tutorial.game.legal_json(YOU)
         moves.append(token_of(legal[-1]))
     assert Tutorial.replay(",".join(moves)).game.over
 

@@ -135,7 +135,7 @@ def test_a_players_turns_in_a_game_fold_into_one_row_with_their_count(queued: di
         engine = durak.Game.from_dict(game.state)
         before = {s.user_id: s.must_move for s in Seat.objects.filter(game=game)}
         player = engine.must_act()[0]
-        move(game, users[player], engine.legal_actions(player)[0])
+        move(game, users[player], engine.legal_json(player)[0])
         for seat in Seat.objects.filter(game=game):
             needed[seat.user_id] += seat.must_move and not before[seat.user_id]
     for user in users:
@@ -189,7 +189,7 @@ def test_a_read_turn_folds_again_from_one_and_one_that_went_out_stays(queued: di
             break
         engine = durak.Game.from_dict(game.state)
         player = engine.must_act()[0]
-        move(game, (alice, bob)[player], engine.legal_actions(player)[0])
+        move(game, (alice, bob)[player], engine.legal_json(player)[0])
     rows = turns(bob, game)
     assert len(rows) == 2 and again.pk in {row.pk for row in rows}
     assert Notification.objects.get(pk=again.pk).emailed_at is not None

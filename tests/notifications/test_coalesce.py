@@ -91,7 +91,7 @@ def first_move(game: Game, users: list[User]) -> Game:
     return services.make_move(
         user=users[player],
         game_id=game.pk,
-        action=engine.legal_actions(player)[0],
+        action=engine.legal_json(player)[0],
         expected_version=game.version,
     )
 

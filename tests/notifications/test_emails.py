@@ -52,7 +52,7 @@ def step(game: Game, users: list[Any]) -> None:
     services.make_move(
         user=users[player],
         game_id=game.pk,
-        action=engine.legal_actions(player)[0],
+        action=engine.legal_json(player)[0],
         expected_version=game.version,
     )
 

@@ -446,7 +446,7 @@ def test_many_moves_with_a_worker_mailing_through_a_slow_server_no_deadlock_each
                 services.make_move(
                     user=users[player],
                     game_id=game.pk,
-                    action=rng.choice(engine.legal_actions(player)),
+                    action=rng.choice(engine.legal_json(player)),
                     expected_version=game.version,
                 )
             except TimeExpired:

@@ -70,7 +70,7 @@ def test_a_tampered_move_log_is_detected() -> None:
     # Change the first attack to a different legal-looking move: the replay goes elsewhere.
     first = Move.objects.get(game=game, seq=1)
     engine = durak.Game.new(durak.Rules.from_dict(game.rules), 3, game.seed, dealer=game.dealer)
-    other = next(a for a in engine.legal_actions(first.action["player"]) if a != first.action)
+    other = next(a for a in engine.legal_json(first.action["player"]) if a != first.action)
     Move.objects.filter(pk=first.pk).update(action=other)
     report = fairness(game)
     assert report.hash_matches and not report.replay_matches and not report.ok

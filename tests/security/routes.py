@@ -89,7 +89,7 @@ def a_legal_move(world: World) -> dict[str, Any]:
     assert world.running.state is not None
     engine = durak.Game.from_dict(world.running.state)
     player = engine.waiting_for()[0]
-    return {"action": engine.legal_actions(player)[0], "expected_version": world.running.version}
+    return {"action": engine.legal_json(player)[0], "expected_version": world.running.version}
 
 
 def api_move(world: World) -> dict[str, Any]:

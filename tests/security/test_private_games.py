@@ -55,7 +55,7 @@ def _action(game: Game, *, api: bool) -> dict[str, Any]:
     action: dict[str, Any] = {"type": "take"}
     if game.status == Game.Status.ACTIVE and game.state is not None:
         engine = durak.Game.from_dict(game.state)
-        action = engine.legal_actions(engine.waiting_for()[0])[0]
+        action = engine.legal_json(engine.waiting_for()[0])[0]
     if api:
         return {
             "action": {k: v for k, v in action.items() if k != "player"},

@@ -206,7 +206,7 @@ def play_to_the_end(game: Game, users: list[User], chat_at: int) -> int:
         services.make_move(
             user=users[player],
             game_id=game.pk,
-            action=engine.legal_actions(player)[0],
+            action=engine.legal_json(player)[0],
             expected_version=game.version,
         )
     raise AssertionError("the game did not end")
@@ -292,7 +292,7 @@ def test_a_move_succeeds_while_the_live_redis_is_down(
     moved = services.make_move(
         user=users[player],
         game_id=game.pk,
-        action=engine.legal_actions(player)[0],
+        action=engine.legal_json(player)[0],
         expected_version=game.version,
     )
     assert moved.version == game.version + 1
@@ -333,7 +333,7 @@ def test_a_lost_subscription_ends_the_streams_and_new_ones_come_once_it_is_back(
         services.make_move(
             user=users[player],
             game_id=game.pk,
-            action=engine.legal_actions(player)[0],
+            action=engine.legal_json(player)[0],
             expected_version=game.version,
         )
         second.wait_for("game", f'"version":{game.version + 1}}}')

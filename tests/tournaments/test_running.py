@@ -192,7 +192,7 @@ def time_out(game: Game, sleeper: Any) -> None:
         seat = waiting[0]
         assert game.state is not None
         engine = durak.Game.from_dict(game.state)
-        action = engine.legal_actions(seat.position)[0]
+        action = engine.legal_json(seat.position)[0]
         game_services.make_move(user=seat.user, game_id=game.pk, action=action, expected_version=game.version)
 
 
