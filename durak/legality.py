@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Final
+from typing import Any, Final
 
 from durak.actions import Action, Move, check_fields, check_kind_and_player
 from durak.cards import ALL_CARDS, RANK_OF, SUITS
@@ -568,6 +568,45 @@ def _move(
     return _new_move(Move, (kind, player, cards, card, target, as_suit, None, None, None))
 
 
+class _Made(dict[Any, Any]):
+    """Values made once each, on first use, by ``make`` (moves are immutable: the generator
+    hands out the same value every time, rather than building a tuple per listed move)."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.make(key)
+        return value
+
+
+def _player_moves(kind: str) -> _Made:
+    """Each player's move of ``kind`` with no card (take, pass, reverse, swap_trump)."""
+    return _Made(lambda player: _move(kind, player))
+
+
+def _card_moves(kind: str) -> _Made:
+    """Each player's moves of ``kind`` with one card (a throw, a transfer), by card."""
+    return _Made(lambda player: _Made(lambda card: _move(kind, player, card=card)))
+
+
+TAKES: Final = _player_moves("take")
+PASSES: Final = _player_moves("pass")
+REVERSES: Final = _player_moves("reverse")
+SWAPS: Final = _player_moves("swap_trump")
+THROWS: Final = _card_moves("throw")
+TRANSFERS: Final = _card_moves("transfer")
+#: Each player's one-card openings, by card.
+OPENINGS: Final = _Made(lambda player: _Made(lambda card: _move("attack", player, (card,))))
+#: Each player's defences, by attack card, then by the card that beats it (played as itself).
+DEFENCES: Final = _Made(
+    lambda player: _Made(lambda target: _Made(lambda card: _move("defend", player, card=card, target=target)))
+)
+
+
 def legal_moves(position: Position, player: int) -> tuple[Move, ...]:
     """Every move ``player`` may make now, multi-card openings and each suit an enchanted eight
     may be named as included: the moves that pass the predicates above. Remembered until the
@@ -592,29 +631,28 @@ def _generate(position: Position, player: int) -> list[Move]:
         if attack_turn(position, player) is None:
             moves = _openings(position, player)
         if reverse_turn(position, player) is None:
-            moves.append(_move("reverse", player))
+            moves.append(REVERSES[player])
     elif player == position.defender:
         if defend_turn(position, player) is None:
             moves = _defences(position, player)
         if position.rules.transfer and transfer_turn(position, player) is None:
             moves += _transfers(position, player)
         if take_turn(position, player) is None:
-            moves.append(_move("take", player))
+            moves.append(TAKES[player])
     elif player not in bout.passed and may_add(position, player):
         # may_add: the rules let them add, there is room; not passed: throw_turn is down to
         # whose turn it is to add.
         if has_priority(position, player):
             ranks = throw_ranks(position)
-            moves = [
-                _move("throw", player, card=card) for card in position.hands[player] if RANK_OF[card] in ranks
-            ]
+            throws = THROWS[player]
+            moves = [throws[card] for card in position.hands[player] if RANK_OF[card] in ranks]
             if position.spells.naming:
                 moves = _name_eights(position, moves)
         if player not in position.auto_pass:  # pass_turn
-            moves.append(_move("pass", player))
+            moves.append(PASSES[player])
     swap = position.swap_card
     if swap is not None and swap in position.hands[player] and swap_refusal(position, player) is None:
-        moves.append(_move("swap_trump", player))
+        moves.append(SWAPS[player])
     return moves
 
 
@@ -622,7 +660,8 @@ def _openings(position: Position, player: int) -> list[Move]:
     """The openings that pass :func:`opening_refusal` and :func:`opening_limit`: each card
     alone, and (multi-card attacks) each set of two or more cards of a rank, up to the limit."""
     hand = position.hands[player]
-    moves = [_move("attack", player, (card,)) for card in hand]
+    openings = OPENINGS[player]
+    moves = [openings[card] for card in hand]
     if position.rules.multi_card_attack:
         by_rank: dict[str, list[str]] = {}
         for card in hand:
@@ -665,9 +704,11 @@ def _defences(position: Position, player: int) -> list[Move]:
                         moves.append(_move("defend", player, card=card, target=attack, as_suit=suit))
     else:
         beaten_by = position.beaten_by
+        defences = DEFENCES[player]
         for attack in unbeaten:
             beaters = beaten_by[attack]
-            moves += [_move("defend", player, card=card, target=attack) for card in hand if card in beaters]
+            on = defences[attack]
+            moves += [on[card] for card in hand if card in beaters]
     return moves
 
 
@@ -676,7 +717,8 @@ def _transfers(position: Position, player: int) -> list[Move]:
     if transfer_refusal(position)[0] is not None:
         return []
     rank = RANK_OF[position.bout.attacks[0]]
-    moves = [_move("transfer", player, card=card) for card in position.hands[player] if RANK_OF[card] == rank]
+    transfers = TRANSFERS[player]
+    moves = [transfers[card] for card in position.hands[player] if RANK_OF[card] == rank]
     if position.spells.naming:
         moves = _name_eights(position, moves)
     return moves
