@@ -2,7 +2,7 @@
 """The project's two commands. Needs nothing but Python 3.11+ (standard library only).
 
     python3 dev.py serve   # the whole site: web server, Celery worker and beat
-    python3 dev.py test    # the whole test suite, against PostgreSQL
+    python3 dev.py test    # the whole test suite, against PostgreSQL (--fast: the quick tier)
     python3 dev.py lint    # what CI checks besides the tests: imports, ruff, mypy
     python3 dev.py lock    # the lock files again, from pyproject.toml's ranges
 
@@ -183,7 +183,15 @@ def serve(args: list[str]) -> int:
         return 0 if manager.returncode in (0, 130, 143) else manager.returncode
 
 
+#: ``python3 dev.py test --fast``: the tests without a browser, a started process or a fault drill
+#: (the tiers of tests/conftest.py), in about a minute. CI runs them all.
+FAST = "not browser and not worker and not drill"
+
+
 def test(args: list[str]) -> int:
+    """The tests (pytest's arguments pass through); ``--fast`` leaves out the slow tiers."""
+    if "--fast" in args:
+        args = ["-m", FAST, *(arg for arg in args if arg != "--fast")]
     python = python_with_dependencies(("test",))
     env = dict(os.environ)
     env.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/durak")

@@ -2,6 +2,7 @@
 skips, when none is reachable."""
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +26,42 @@ Start one, for example:
 or point DATABASE_URL at one (postgres://USER:PASSWORD@HOST:PORT/NAME). `bash .ci/run` does all of this.
 Error: {error}
 """
+
+
+#: The tiers (pyproject.toml's markers), given by where a test lives and the fixtures it uses, so that
+#: no test has to remember its marker. ``python3 dev.py test --fast`` leaves out all three.
+TESTS = Path(__file__).resolve().parent
+#: A real browser (Playwright's fixtures, or a folder of browser tests).
+BROWSER_FIXTURES = {"page", "browser", "context", "new_context", "browser_context_args"}
+BROWSER_FOLDERS = {"browser"}
+#: A real server, Celery worker or beat as a subprocess.
+WORKER_FIXTURES = {"celery_env", "site", "serve", "server"}
+#: The fault drills: a process killed, a database or Redis taken away.
+DRILL_FOLDERS = {"faults"}
+
+
+def tiers(item: pytest.Item) -> set[str]:
+    """The tier markers ``item`` gets."""
+    try:
+        folders = set(Path(item.path).resolve().relative_to(TESTS).parts[:-1])
+    except ValueError:
+        return set()  # a doctest of a package: fast
+    fixtures = set(getattr(item, "fixturenames", ()))
+    found = set()
+    if folders & BROWSER_FOLDERS or fixtures & BROWSER_FIXTURES:
+        found.add("browser")
+    if folders & DRILL_FOLDERS:
+        found.add("drill")
+    if fixtures & WORKER_FIXTURES or item.get_closest_marker("worker"):
+        found.add("worker")
+    return found
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        for tier in sorted(tiers(item)):
+            if not item.get_closest_marker(tier):
+                item.add_marker(getattr(pytest.mark, tier))
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
