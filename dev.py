@@ -3,7 +3,7 @@
 
     python3 dev.py serve   # the whole site: web server, Celery worker and beat
     python3 dev.py test    # the whole test suite, against PostgreSQL (--fast: the quick tier)
-    python3 dev.py lint    # what CI checks besides the tests: imports, ruff, mypy
+    python3 dev.py lint    # what CI checks besides the tests: imports, import contracts, ruff, mypy
     python3 dev.py lock    # the lock files again, from pyproject.toml's ranges
 
 If the running Python lacks a package of the lock file at its version, a virtual
@@ -261,11 +261,13 @@ def messages(args: list[str]) -> int:
 
 def lint(args: list[str]) -> int:
     """What CI checks besides the tests (``bash .ci/run`` runs it before them): every module
-    the tests import comes with the ``test`` extra, ``ruff check``, ``ruff format --check`` and
-    ``mypy`` (the files and options of pyproject.toml). All run; the status is the first failure's."""
+    the tests import comes with the ``test`` extra, the import contracts (``lint-imports``, the
+    ``[tool.importlinter]`` of pyproject.toml), ``ruff check``, ``ruff format --check`` and ``mypy``
+    (the files and options of pyproject.toml). All run; the status is the first failure's."""
     python = python_with_dependencies(("test", "lint"))
     steps = [
         ("test imports", [python, str(ROOT / ".ci" / "check_test_imports.py")]),
+        ("import contracts", [python, "-c", "import sys, importlinter.cli as c; sys.exit(c.lint_imports())"]),
         ("ruff check", [python, "-m", "ruff", "check", "."]),
         ("ruff format", [python, "-m", "ruff", "format", "--check", "."]),
         ("mypy", [python, "-m", "mypy"]),
