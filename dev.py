@@ -5,6 +5,7 @@
     python3 dev.py test    # the whole test suite, against PostgreSQL (--fast: the quick tier)
     python3 dev.py lint    # what CI checks besides the tests: imports, import contracts, ruff, mypy
     python3 dev.py lock    # the lock files again, from pyproject.toml's ranges
+    python3 dev.py tool    # a locked tool: python3 dev.py tool pre-commit install
 
 If the running Python lacks a package of the lock file at its version, a virtual
 environment is made in .venv and the lock installed into it, then the project
@@ -312,8 +313,20 @@ def lock(args: list[str]) -> int:
     return 0
 
 
+def tool(args: list[str]) -> int:
+    """Run one of the locked tools (a console script of the lock: ruff, mypy, lint-imports,
+    pre-commit) with the Python that has them: ``python3 dev.py tool ruff format .``. The hooks of
+    .pre-commit-config.yaml call it, so they check with the versions CI checks with."""
+    if not args:
+        print("usage: python3 dev.py tool <ruff|mypy|lint-imports|pre-commit|...> [arguments]")
+        return 2
+    python = python_with_dependencies(("test", "lint"))
+    script = Path(python).parent / args[0]
+    return subprocess.run([str(script), *args[1:]], cwd=ROOT).returncode
+
+
 def main() -> int:
-    commands = {"serve": serve, "test": test, "lint": lint, "messages": messages, "lock": lock}
+    commands = {"serve": serve, "test": test, "lint": lint, "messages": messages, "lock": lock, "tool": tool}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print(__doc__.strip())
         return 2
