@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import sys
 from pathlib import Path
+from typing import Any
 
 import grimp
 from importlinter import Contract, ContractCheck, fields, output
@@ -21,7 +22,14 @@ from importlinter import Contract, ContractCheck, fields, output
 ROOT = Path(__file__).resolve().parent.parent
 
 
-class StandardLibraryOnlyContract(Contract):  # type: ignore[misc]  # import-linter's base is untyped
+class _Contract(Contract):
+    def options(self, name: str) -> Any:
+        """A field's parsed value (import-linter sets it on the instance; its class attribute is
+        the field), empty when an optional one is not given."""
+        return getattr(self, name) or ()
+
+
+class StandardLibraryOnlyContract(_Contract):
     """The ``source_modules`` import the standard library and themselves only (the configuration
     needs ``include_external_packages = true``, so that the graph holds the imports of others)."""
 
@@ -30,7 +38,7 @@ class StandardLibraryOnlyContract(Contract):  # type: ignore[misc]  # import-lin
     source_modules = fields.ListField(subfield=fields.ModuleField())
 
     def check(self, graph: grimp.ImportGraph, verbose: bool) -> ContractCheck:
-        sources = {module.name for module in self.source_modules}
+        sources = {module.name for module in self.options("source_modules")}
         outside: list[str] = []
         for source in sorted(sources):
             for importer in sorted({source} | graph.find_descendants(source)):
@@ -47,7 +55,7 @@ class StandardLibraryOnlyContract(Contract):  # type: ignore[misc]  # import-lin
         output.print("Standard library only: the engine depends on no package, no app.")
 
 
-class FunctionLevelImportsContract(Contract):  # type: ignore[misc]
+class FunctionLevelImportsContract(_Contract):
     """Every import inside a function from one module of ``containers`` to another is in
     ``allowed`` (``importer -> imported``; why in a comment beside it), and every one there is
     still made. ``skip`` lists packages whose function-level imports are not checked."""
@@ -59,9 +67,9 @@ class FunctionLevelImportsContract(Contract):  # type: ignore[misc]
     skip = fields.ListField(subfield=fields.ModuleField(), required=False)
 
     def check(self, graph: grimp.ImportGraph, verbose: bool) -> ContractCheck:
-        containers = {module.name for module in self.containers}
-        skipped = {module.name for module in self.skip or []}
-        allowed = {(e.importer.expression, e.imported.expression) for e in self.allowed or set()}
+        containers = {module.name for module in self.options("containers")}
+        skipped = {module.name for module in self.options("skip")}
+        allowed = {(e.importer.expression, e.imported.expression) for e in self.options("allowed")}
         found: dict[tuple[str, str], list[str]] = {}
         for module in sorted(graph.modules):
             top = module.split(".")[0]
