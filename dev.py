@@ -184,15 +184,16 @@ def serve(args: list[str]) -> int:
         return 0 if manager.returncode in (0, 130, 143) else manager.returncode
 
 
-#: ``python3 dev.py test --fast``: the tests without a browser, a started process or a fault drill
-#: (the tiers of tests/conftest.py), in about a minute. CI runs them all.
-FAST = "not browser and not worker and not drill"
+#: ``python3 dev.py test --fast``: the tests without a browser, a started process, a fault drill or
+#: a slow sweep (the tiers of tests/conftest.py). It keeps the test databases for the next run
+#: (``--reuse-db``: migrations still apply; ``--create-db`` makes them afresh). CI runs them all.
+FAST = ["-m", "not browser and not worker and not drill and not slow", "--reuse-db"]
 
 
 def test(args: list[str]) -> int:
     """The tests (pytest's arguments pass through); ``--fast`` leaves out the slow tiers."""
     if "--fast" in args:
-        args = ["-m", FAST, *(arg for arg in args if arg != "--fast")]
+        args = [*FAST, *(arg for arg in args if arg != "--fast")]
     python = python_with_dependencies(("test",))
     env = dict(os.environ)
     env.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/durak")
