@@ -15,8 +15,8 @@ What keeps it right:
   and ends every session) therefore counts from the next request on;
 - what is kept is the row alone: no permission cache, no related object. Permissions and groups
   are read when asked, as without the cache;
-- a cache that cannot be reached (``durak_site.cache.ForgivingRedisCache``) misses: the request
-  reads the database, as without the cache.
+- a cache that cannot be reached misses (django-redis with ``IGNORE_EXCEPTIONS``, see
+  ``durak_site.cache``): the request reads the database, as without the cache.
 """
 
 from __future__ import annotations

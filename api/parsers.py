@@ -1,9 +1,9 @@
 """The API's JSON parser: DRF's, within ``durak_site.jsonlimits``' size and depth limits.
 
 A body larger than ``MAX_BYTES`` is refused after reading one byte more than the limit (never
-the whole of it), and one nested deeper than ``MAX_DEPTH`` before ``json.loads`` sees it, so
-neither a huge nor a deeply nested body can exhaust memory or the stack: each is a 400 with
-the API's error body (``api.exceptions``), like any other malformed body.
+the whole of it), and one nested deeper than ``MAX_DEPTH`` is refused too (the parser's own
+``RecursionError`` caught), so neither a huge nor a deeply nested body can exhaust memory or the
+stack: each is a 400 with the API's error body (``api.exceptions``), like any other malformed body.
 """
 
 from collections.abc import Mapping

@@ -385,12 +385,15 @@ CACHE_URL = env.str("CACHE_URL", default="")
 if CACHE_URL:
     CACHES = {
         "default": {
-            "BACKEND": "durak_site.cache.ForgivingRedisCache",
+            "BACKEND": "durak_site.cache.NamespacedRedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": REDIS_NAMESPACE,
-            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+            # Redis down: reads miss, writes are dropped, each logged (durak_site.cache).
+            "OPTIONS": {"IGNORE_EXCEPTIONS": True, "SOCKET_CONNECT_TIMEOUT": 0.5, "SOCKET_TIMEOUT": 0.5},
         }
     }
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+DJANGO_REDIS_LOGGER = "durak_site.cache"
 GAME_VERSION_CACHE_SECONDS = env.int("GAME_VERSION_CACHE_SECONDS", default=10 if CACHE_URL else 0)
 # Who is calling, without a query on most requests (accounts.auth_cache): the session, the user's
 # row and API tokens kept in that shared cache, dropped the moment they change. Only with a shared

@@ -2,6 +2,7 @@
 skips, when none is reachable."""
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +26,72 @@ Start one, for example:
 or point DATABASE_URL at one (postgres://USER:PASSWORD@HOST:PORT/NAME). `bash .ci/run` does all of this.
 Error: {error}
 """
+
+
+#: The tiers (pyproject.toml's markers), given by where a test lives and the fixtures it uses, so that
+#: no test has to remember its marker. ``python3 dev.py test --fast`` leaves out all four.
+TESTS = Path(__file__).resolve().parent
+#: A real browser (Playwright's fixtures, or a folder of browser tests).
+BROWSER_FIXTURES = {"page", "browser", "context", "new_context", "browser_context_args"}
+BROWSER_FOLDERS = {"browser"}
+#: A real server, Celery worker or beat as a subprocess (or a module using the embedded site's).
+WORKER_FIXTURES = {"celery_env", "site", "serve", "server", "served"}
+WORKER_HELPERS = {"tests.embedded_processes"}
+#: The fault drills: a process killed, a database or Redis taken away.
+DRILL_FOLDERS = {"faults"}
+#: Modules whose tests take long with no process of their own: whole games played through the API
+#: or the pages, sweeps of every URL or admin, fuzzing, query counts at scale, hypothesis
+#: playouts of the engine. Each test of them takes seconds (a module joins this list when its
+#: tests take over a few seconds on two cores; ``--durations`` shows them).
+SLOW_MODULES = {
+    "api/test_full_games.py",
+    "api/test_move_events.py",
+    "api/test_schema.py",
+    "api/test_team_games.py",
+    "engine/test_bots.py",
+    "engine/test_properties.py",
+    "games/test_history_window.py",
+    "games/test_join_limits.py",
+    "games/test_move_queries.py",
+    "games/test_query_counts_scale.py",
+    "games/test_reliability.py",
+    "games/test_request_budgets.py",
+    "games/test_teams_and_enchanted_pages.py",
+    "security/test_access.py",
+    "security/test_admin_lookups.py",
+    "security/test_fuzz.py",
+    "stats/test_page_queries.py",
+    "test_deploy_check.py",
+}
+
+
+def tiers(item: pytest.Item) -> set[str]:
+    """The tier markers ``item`` gets."""
+    try:
+        relative = Path(item.path).resolve().relative_to(TESTS)
+    except ValueError:
+        return set()  # a doctest of a package: fast
+    folders = set(relative.parts[:-1])
+    fixtures = set(getattr(item, "fixturenames", ()))
+    module = getattr(item, "module", None)
+    helpers = {getattr(value, "__module__", None) for value in vars(module).values()} if module else set()
+    found = set()
+    if folders & BROWSER_FOLDERS or fixtures & BROWSER_FIXTURES:
+        found.add("browser")
+    if folders & DRILL_FOLDERS:
+        found.add("drill")
+    if fixtures & WORKER_FIXTURES or helpers & WORKER_HELPERS:
+        found.add("worker")
+    if relative.as_posix() in SLOW_MODULES:
+        found.add("slow")
+    return found
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        for tier in sorted(tiers(item)):
+            if not item.get_closest_marker(tier):
+                item.add_marker(getattr(pytest.mark, tier))
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

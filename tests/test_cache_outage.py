@@ -24,9 +24,9 @@ def closed_port() -> int:
 def cache_down() -> Any:
     unreachable = {
         "default": {
-            "BACKEND": "durak_site.cache.ForgivingRedisCache",
+            "BACKEND": "durak_site.cache.NamespacedRedisCache",
             "LOCATION": f"redis://127.0.0.1:{closed_port()}/0",
-            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+            "OPTIONS": {"IGNORE_EXCEPTIONS": True, "SOCKET_CONNECT_TIMEOUT": 0.2, "SOCKET_TIMEOUT": 0.2},
         }
     }
     # override_settings(CACHES=...) makes Django drop its cache connections (setting_changed).

@@ -21,7 +21,7 @@ URL = f"redis://{REDIS_HOST}:{REDIS_PORT}/{_redis_db(os.environ.get('PYTEST_XDIS
 
 
 def redis_cache(prefix: str) -> dict[str, Any]:
-    return {"BACKEND": "durak_site.cache.ForgivingRedisCache", "LOCATION": URL, "KEY_PREFIX": prefix}
+    return {"BACKEND": "durak_site.cache.NamespacedRedisCache", "LOCATION": URL, "KEY_PREFIX": prefix}
 
 
 @pytest.fixture
@@ -109,17 +109,17 @@ def test_each_test_process_has_its_own_namespace(worker: str, inherited: str, ke
     assert namespace.startswith(f"test-{worker or 'gw3'}-")
 
 
-def test_every_cache_object_of_a_process_shares_one_redis_client() -> None:
-    """Django makes a cache object per thread and request context; they share one client, so one
-    set of connection pools, instead of a new connection for most requests."""
+def test_every_cache_object_of_a_process_shares_one_connection_pool() -> None:
+    """Django makes a cache object per thread and request context; django-redis gives them one
+    connection pool per location, instead of a new connection for most requests."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from durak_site.cache import ForgivingRedisCache
+    from durak_site.cache import NamespacedRedisCache
 
-    def client_of_a_new_cache() -> object:
-        return ForgivingRedisCache(URL, {"KEY_PREFIX": "shared"})._cache
+    def pool_of_a_new_cache(location: str = URL) -> object:
+        return NamespacedRedisCache(location, {"KEY_PREFIX": "shared"}).client.get_client().connection_pool
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        clients = {id(client) for client in pool.map(lambda _: client_of_a_new_cache(), range(4))}
-    assert len(clients) == 1
-    assert client_of_a_new_cache() is not ForgivingRedisCache(URL + "?other=1", {})._cache
+        pools = {id(found) for found in pool.map(lambda _: pool_of_a_new_cache(), range(4))}
+    assert len(pools) == 1
+    assert pool_of_a_new_cache() is not pool_of_a_new_cache(URL + "?other=1")
