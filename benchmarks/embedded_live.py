@@ -203,9 +203,7 @@ def play(
                     break
                 engine = durak.Game.from_dict(game.state)
                 before = len(written(site.database, game.pk))
-                sent = (
-                    page.move(game.version, engine.legal_json(0)[0]) if 0 in engine.waiting_for() else None
-                )
+                sent = page.move(game.version, engine.legal_json(0)[0]) if 0 in engine.waiting_for() else None
                 # The computer's answer: a move of seat 1 written after ``before``.
                 deadline = time.monotonic() + 60
                 while not (
