@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, Protocol
 
-from durak.cards import RANK_VALUE, SUIT_OF, deck
+from durak.cards import RANK_VALUE, SUIT_OF, beaters, deck
 from durak.game import Action, Game, IllegalAction
 from durak.legality import listed_actions
 
@@ -72,13 +72,36 @@ class RuleBot:
         actions = view["actions"]
         if not actions:
             raise ValueError("there is nothing to do now")
-        return dict(rule_choice(actions, view["trump"], view["stock_size"], len(view["table"])))
+        table = view["table"]
+        open_attacks = sum(1 for pair in table if pair[1] is None)
+        held = opponent_cards(view)
+        return dict(rule_choice(actions, view["trump"], view["stock_size"], len(table), held, open_attacks))
 
 
-def rule_choice(actions: Sequence[Action], trump: str | None, stock_size: int, on_table: int) -> Action:
+def opponent_cards(view: dict[str, Any]) -> frozenset[str] | None:
+    """The cards the one opponent holds, once the stock is gone in a two-player game: every card
+    not in this hand, on the table or in the discard. None when the view does not tell."""
+    if view["players"] != 2 or view["stock_size"] or view["player"] is None:
+        return None
+    seen = set(view["hand"]).union(view["discarded"], *view["table"])
+    return frozenset(card for card in deck(view["rules"]["deck_size"]) if card not in seen)
+
+
+def rule_choice(
+    actions: Sequence[Action],
+    trump: str | None,
+    stock_size: int,
+    on_table: int,
+    held: frozenset[str] | None = None,
+    open_attacks: int = 0,
+) -> Action:
     """The rule-of-thumb choice among ``actions`` (all of one player): the first of the cheapest
     where several cost the same. Each playout of the search bot asks it at every step, so it
-    sorts the actions by type in one pass and reads card values from a table made once per trump."""
+    sorts the actions by type in one pass and reads card values from a table made once per trump.
+    ``held``, the opponent's cards when they are known (:func:`opponent_cards`), makes it attack
+    and throw in with cards they cannot beat first. ``open_attacks``, the attack cards not beaten
+    yet, makes it take at once when one of them cannot be beaten: beating the others would only
+    show more ranks to throw in."""
     values = _card_values(trump)
     attacks: list[Action] = []
     defences: list[Action] = []
@@ -101,6 +124,10 @@ def rule_choice(actions: Sequence[Action], trump: str | None, stock_size: int, o
             passing = passing or action
         elif kind == "swap_trump":
             return action  # the face-up card is worth more than the lowest trump
+    if held is not None and len(held) <= 3:
+        beaten_by = beaters(trump)
+        attacks = [a for a in attacks if not any(beaten_by[c] & held for c in a["cards"])] or attacks
+        throws = [a for a in throws if not beaten_by[a["card"]] & held] or throws
     if attacks:
         # Low cards first; several of a rank together when they are plain cards.
         return attacks[_first_min([_opening_cost(action["cards"], values, trump) for action in attacks])]
@@ -112,7 +139,7 @@ def rule_choice(actions: Sequence[Action], trump: str | None, stock_size: int, o
         )
         if saves and transfer is not None and (SUIT_OF[transfer["card"]] != trump or stock_size == 0):
             return transfer
-        if cheapest is None:
+        if cheapest is None or (take is not None and len({a["target"] for a in defences}) < open_attacks):
             assert take is not None
             return take
         costly = SUIT_OF[cheapest["card"]] == trump and RANK_VALUE[cheapest["card"]] >= 12

@@ -5,8 +5,8 @@ from typing import Any
 
 import pytest
 
-from durak import PRESETS, Game, Rules
-from durak.bots import Knowledge, RandomBot, RuleBot, SearchBot
+from durak import PRESETS, Game, Rules, deck
+from durak.bots import Knowledge, RandomBot, RuleBot, SearchBot, opponent_cards, rule_choice
 
 CONFIGS = [(preset, {}, n) for preset in PRESETS for n in (2, 3, 4)] + [
     ("black_book", {"enchanted": ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]}, 3),
@@ -76,3 +76,24 @@ def test_the_rule_bot_is_rarely_the_fool_against_random() -> None:
                 game.apply(bots[player].choose(game.view(player), []))
             fools += game.loser == seat
     assert fools <= 12  # under 15% of 80 games
+
+
+def test_the_rule_bot_attacks_with_a_card_a_last_card_cannot_beat() -> None:
+    game = Game.from_deal(Rules.preset("classic"), [["QH", "AS"], ["AH"]], [], first_attacker=0)
+    view = game.view(0)
+    # The stock is gone: the opponent's one card is every card not seen, AH, which beats QH.
+    view["discarded"] = [card for card in deck(36) if card not in {"QH", "AS", "AH"}]
+    assert opponent_cards(view) == {"AH"}
+    assert rule_choice(view["actions"], "D", 0, 0, opponent_cards(view))["cards"] == ["AS"]
+    assert rule_choice(view["actions"], "D", 0, 0)["cards"] == ["QH"]
+
+
+def test_the_rule_bot_takes_at_once_when_one_attack_card_cannot_be_beaten() -> None:
+    game = Game.from_deal(
+        Rules.preset("classic"),
+        [["7S", "7D", "6C"], ["8S", "9S", "AC"]],
+        ["10C", "JC", "9H"],
+        first_attacker=0,
+    )
+    game.apply({"type": "attack", "player": 0, "cards": ["7S", "7D"]})
+    assert RuleBot().choose(game.view(1)) == {"type": "take", "player": 1}
