@@ -97,3 +97,24 @@ def test_the_rule_bot_takes_at_once_when_one_attack_card_cannot_be_beaten() -> N
     )
     game.apply({"type": "attack", "player": 0, "cards": ["7S", "7D"]})
     assert RuleBot().choose(game.view(1)) == {"type": "take", "player": 1}
+
+
+def test_deals_differing_only_in_hidden_cards_get_the_same_search_decision() -> None:
+    # Player 0 sees the same thing in both deals: the opponent's cards and the stock order differ.
+    mine = ["6S", "7S", "9H", "JD", "QC", "AS"]
+    face_up = "8D"
+    rest = [card for card in deck(36) if card not in mine and card != face_up]
+    other = random.Random(3).sample(rest, len(rest))
+    decisions = []
+    for unseen in (rest, other):
+        game = Game.from_deal(
+            Rules.preset("classic"), [mine, unseen[:6]], [*unseen[6:], face_up], first_attacker=0
+        )
+        log: list[dict[str, Any]] = []
+        for action in ({"type": "attack", "player": 0, "cards": ["6S"]}, {"type": "take", "player": 1}):
+            game.apply(action)
+            log.append({"action": action, "events": list(game.events)})
+        view = game.view(0)
+        bot = SearchBot(seconds=None, playouts=120, seed=7)
+        decisions.append((view, bot.choose(view, log)))
+    assert decisions[0] == decisions[1]
