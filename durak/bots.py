@@ -366,10 +366,14 @@ class Knowledge:
 
 class SearchBot:
     """Determinised search (perfect-information Monte Carlo): deal the unseen cards at random in
-    every way consistent with what is public, play each candidate action out many times with the
-    rule-of-thumb policy (with a little randomness), and keep the action that left this seat the
-    fool least often. ``seconds`` or ``playouts`` bound the work per decision; ``playouts_run``
-    counts the playouts of every decision so far (for benchmarks).
+    every way consistent with what is public (cards seen picked up stay with their taker until
+    played, :class:`Knowledge`), play each candidate action out on every such deal with the
+    rule-of-thumb policy, and keep the action that left this seat the fool least often, the rules
+    bot's choice among equals. Two-player games without transfers or enchanted ranks are played
+    out by :func:`duel_loser`, without randomness; others through :class:`Game`, with a random
+    action ``epsilon`` of the time. ``seconds`` or ``playouts`` bound the work per decision, and
+    it stops sooner once the choice is settled (:func:`_settled`); ``playouts_run`` counts the
+    playouts of every decision so far (for benchmarks).
 
     >>> from durak import Game, Rules
     >>> game = Game.new(Rules.preset("classic"), players=2, seed=1)

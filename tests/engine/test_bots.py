@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from durak import PRESETS, Game, Rules, deck
-from durak.bots import Knowledge, RandomBot, RuleBot, SearchBot, opponent_cards, rule_choice
+from durak.bots import Knowledge, RandomBot, RuleBot, SearchBot, duel_loser, opponent_cards, rule_choice
 
 CONFIGS = [(preset, {}, n) for preset in PRESETS for n in (2, 3, 4)] + [
     ("black_book", {"enchanted": ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]}, 3),
@@ -118,3 +118,14 @@ def test_deals_differing_only_in_hidden_cards_get_the_same_search_decision() -> 
         bot = SearchBot(seconds=None, playouts=120, seed=7)
         decisions.append((view, bot.choose(view, log)))
     assert decisions[0] == decisions[1]
+
+
+def test_the_fast_playout_finds_the_fool_of_a_plain_endgame() -> None:
+    # Trumps are spades; the stock is gone. Player 0 attacks 6H, player 1 cannot beat it, takes,
+    # and is left holding cards while player 0 plays its ace of trumps: player 1 is the fool.
+    state = Game.from_deal(
+        Rules.preset("classic"), [["6H", "AS"], ["7C", "8D"]], [], first_attacker=0
+    ).to_dict()
+    state["trump"] = "S"
+    assert duel_loser(state) == 1
+    assert state["hands"][1] and not state["hands"][0]
