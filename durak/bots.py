@@ -62,9 +62,10 @@ class RandomBot:
 
 
 class RuleBot:
-    """Rules of thumb: beat with the cheapest card, keep trumps, attack with low cards, take when
-    defending costs too much while the stock lasts, transfer when it saves a trump, throw in cheap
-    cards (any once the stock is gone) and say "done" (pass) otherwise."""
+    """Rules of thumb: beat with the cheapest card, keep trumps (take rather than beat with one
+    while more than four cards are in the stock and at most three on the table), attack with low
+    cards, transfer when it saves a trump, throw in cheap cards (any once the stock is gone) and
+    say "done" (pass) otherwise."""
 
     name = "rules"
 
@@ -142,8 +143,8 @@ def rule_choice(
         if cheapest is None or (take is not None and len({a["target"] for a in defences}) < open_attacks):
             assert take is not None
             return take
-        costly = SUIT_OF[cheapest["card"]] == trump and RANK_VALUE[cheapest["card"]] >= 12
-        if costly and stock_size > 4 and on_table <= 2 and take is not None:
+        costly = SUIT_OF[cheapest["card"]] == trump
+        if costly and stock_size > 4 and on_table <= 3 and take is not None:
             return take
         return cheapest
     if throws:
@@ -241,7 +242,7 @@ def duel_loser(state: dict[str, Any]) -> int | None:
                     taking = True
                     break
                 index, card = best
-                if best_value >= 32 and len(stock) > 4 and len(attacks) <= 2:  # a trump queen or more
+                if SUIT_OF[card] == trump and len(stock) > 4 and len(attacks) <= 3:
                     taking = True
                     break
                 defences[index] = card

@@ -129,3 +129,10 @@ def test_the_fast_playout_finds_the_fool_of_a_plain_endgame() -> None:
     state["trump"] = "S"
     assert duel_loser(state) == 1
     assert state["hands"][1] and not state["hands"][0]
+
+
+def test_the_rule_bot_keeps_its_trumps_while_the_stock_lasts() -> None:
+    defend = {"type": "defend", "player": 1, "target": "9S", "card": "6H"}
+    take = {"type": "take", "player": 1}
+    assert rule_choice([defend, take], "H", stock_size=12, on_table=1) == take
+    assert rule_choice([defend, take], "H", stock_size=3, on_table=1) == defend
