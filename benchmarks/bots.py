@@ -5,6 +5,10 @@ pairing's fool rate (how often the first bot was the fool), with a 95% Wilson in
 
     python -m benchmarks.bots --pair rules:random --deals 500
     python -m benchmarks.bots --pair search:rules --deals 500 --seconds 0.2 --jobs 2
+    python -m benchmarks.bots --pair search:rules --deals 250 --first-deal 250 --seconds 0.2
+
+``--first-deal`` plays deals from that seed on: two runs, of deals 0-249 and 250-499, add up to
+one of 500 deals.
 
 Run by hand; not a timed test. ``--jobs N`` plays the deals in N processes (a deal's two games in
 one job); the tally is the same as with one, since every bot is seeded by its deal. The search
@@ -68,10 +72,16 @@ def play_deal(
 
 
 def play_deals(
-    rules: Rules, deals: int, first: str, second: str, seconds: float, playouts: int | None, jobs: int
+    rules: Rules,
+    deals: range,
+    first: str,
+    second: str,
+    seconds: float,
+    playouts: int | None,
+    jobs: int,
 ) -> Iterator[tuple[int, int, float]]:
     """Each deal's result, in the order of the deals."""
-    tasks = [(rules, deal, first, second, seconds, playouts) for deal in range(deals)]
+    tasks = [(rules, deal, first, second, seconds, playouts) for deal in deals]
     if jobs == 1:
         yield from (play_deal(*task) for task in tasks)
         return
@@ -97,6 +107,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--pair", action="append", help="first:second, e.g. rules:random")
     parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--first-deal", type=int, default=0, help="deal seed to start from, to split a run")
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--seconds", type=float, default=1.0, help="search bot: CPU s a decision")
     parser.add_argument("--playouts", type=int, default=None, help="search bot: playouts instead")
@@ -113,7 +124,8 @@ def main() -> None:
         fools = draws = games = 0
         cpu = 0.0
         start = time.perf_counter()
-        results = play_deals(rules, args.deals, first, second, args.seconds, args.playouts, args.jobs)
+        deals = range(args.first_deal, args.first_deal + args.deals)
+        results = play_deals(rules, deals, first, second, args.seconds, args.playouts, args.jobs)
         for deal_fools, deal_draws, deal_cpu in results:
             games += 2
             fools += deal_fools

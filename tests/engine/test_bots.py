@@ -5,8 +5,8 @@ from typing import Any
 
 import pytest
 
-from durak import PRESETS, Game, Rules
-from durak.bots import Knowledge, RandomBot, RuleBot, SearchBot
+from durak import PRESETS, Game, Rules, deck
+from durak.bots import Knowledge, RandomBot, RuleBot, SearchBot, duel_loser, opponent_cards, rule_choice
 
 CONFIGS = [(preset, {}, n) for preset in PRESETS for n in (2, 3, 4)] + [
     ("black_book", {"enchanted": ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]}, 3),
@@ -76,3 +76,63 @@ def test_the_rule_bot_is_rarely_the_fool_against_random() -> None:
                 game.apply(bots[player].choose(game.view(player), []))
             fools += game.loser == seat
     assert fools <= 12  # under 15% of 80 games
+
+
+def test_the_rule_bot_attacks_with_a_card_a_last_card_cannot_beat() -> None:
+    game = Game.from_deal(Rules.preset("classic"), [["QH", "AS"], ["AH"]], [], first_attacker=0)
+    view = game.view(0)
+    # The stock is gone: the opponent's one card is every card not seen, AH, which beats QH.
+    view["discarded"] = [card for card in deck(36) if card not in {"QH", "AS", "AH"}]
+    assert opponent_cards(view) == {"AH"}
+    assert rule_choice(view["actions"], "D", 0, 0, opponent_cards(view))["cards"] == ["AS"]
+    assert rule_choice(view["actions"], "D", 0, 0)["cards"] == ["QH"]
+
+
+def test_the_rule_bot_takes_at_once_when_one_attack_card_cannot_be_beaten() -> None:
+    game = Game.from_deal(
+        Rules.preset("classic"),
+        [["7S", "7D", "6C"], ["8S", "9S", "AC"]],
+        ["10C", "JC", "9H"],
+        first_attacker=0,
+    )
+    game.apply({"type": "attack", "player": 0, "cards": ["7S", "7D"]})
+    assert RuleBot().choose(game.view(1)) == {"type": "take", "player": 1}
+
+
+def test_deals_differing_only_in_hidden_cards_get_the_same_search_decision() -> None:
+    # Player 0 sees the same thing in both deals: the opponent's cards and the stock order differ.
+    mine = ["6S", "7S", "9H", "JD", "QC", "AS"]
+    face_up = "8D"
+    rest = [card for card in deck(36) if card not in mine and card != face_up]
+    other = random.Random(3).sample(rest, len(rest))
+    decisions = []
+    for unseen in (rest, other):
+        game = Game.from_deal(
+            Rules.preset("classic"), [mine, unseen[:6]], [*unseen[6:], face_up], first_attacker=0
+        )
+        log: list[dict[str, Any]] = []
+        for action in ({"type": "attack", "player": 0, "cards": ["6S"]}, {"type": "take", "player": 1}):
+            game.apply(action)
+            log.append({"action": action, "events": list(game.events)})
+        view = game.view(0)
+        bot = SearchBot(seconds=None, playouts=120, seed=7)
+        decisions.append((view, bot.choose(view, log)))
+    assert decisions[0] == decisions[1]
+
+
+def test_the_fast_playout_finds_the_fool_of_a_plain_endgame() -> None:
+    # Trumps are spades; the stock is gone. Player 0 attacks 6H, player 1 cannot beat it, takes,
+    # and is left holding cards while player 0 plays its ace of trumps: player 1 is the fool.
+    state = Game.from_deal(
+        Rules.preset("classic"), [["6H", "AS"], ["7C", "8D"]], [], first_attacker=0
+    ).to_dict()
+    state["trump"] = "S"
+    assert duel_loser(state) == 1
+    assert state["hands"][1] and not state["hands"][0]
+
+
+def test_the_rule_bot_keeps_its_trumps_while_the_stock_lasts() -> None:
+    defend = {"type": "defend", "player": 1, "target": "9S", "card": "6H"}
+    take = {"type": "take", "player": 1}
+    assert rule_choice([defend, take], "H", stock_size=12, on_table=1) == take
+    assert rule_choice([defend, take], "H", stock_size=3, on_table=1) == defend
