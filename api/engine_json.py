@@ -15,8 +15,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 import durak
-from durak import schema
-from durak.rules import ADDED_LATER
+from durak import ADDED_LATER, schema
 from games.forms import OPTION_INT_MAX
 
 CARD_PATTERN = rf"^(?:{'|'.join(durak.RANKS)})[{''.join(durak.SUITS)}]$"

@@ -204,7 +204,7 @@ def search_views() -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
 
 
 def search_work() -> Work:
-    from durak.bots import SearchBot
+    from durak import SearchBot
 
     views = search_views()
 

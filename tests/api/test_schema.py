@@ -43,9 +43,9 @@ CHECKS = [
 
 
 def test_the_action_union_has_every_engine_action() -> None:
-    assert set(durak.game.ACTION_TYPES) <= set(PLAYER_ACTIONS)
-    assert set(LOGGED_ACTIONS) >= set(durak.game.ACTION_TYPES) | set(durak.game.SYSTEM_ACTION_TYPES)
-    assert not set(PLAYER_ACTIONS) & set(durak.game.SYSTEM_ACTION_TYPES)
+    assert set(durak.ACTION_TYPES) <= set(PLAYER_ACTIONS)
+    assert set(LOGGED_ACTIONS) >= set(durak.ACTION_TYPES) | set(durak.SYSTEM_ACTION_TYPES)
+    assert not set(PLAYER_ACTIONS) & set(durak.SYSTEM_ACTION_TYPES)
 
 
 @pytest.mark.parametrize("preset", list(durak.PRESETS))
