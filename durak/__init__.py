@@ -36,19 +36,31 @@ Enchanted cards (the ``black_book`` variant):
     (each rank's effect, an English template), ``effect_params`` (what fills it in for a card),
     ``effect`` (the filled-in sentence), ``SIX_BEATS`` and ``ACE_BEATS`` (the suit an enchanted
     six or ace beats, by its own).
+The JSON shapes, each declared once as a TypedDict (``typing`` reads them: a key's JSON type, its
+meaning as a string in ``Annotated``, a type's meaning in its docstring):
+    ``View`` (``Game.view(player)``), ``ACTION_SHAPES`` and ``EVENT_SHAPES`` (each action and event
+    type by name), ``BoutResult``; ``JsonKind`` (what a string holds: a card, a suit...) and
+    ``Length`` (a list's bounds), their ``Annotated`` metadata; ``unwrap`` (a key's type without
+    ``NotRequired`` and ``Annotated``, and that metadata), ``meaning_of`` (a type's docstring as
+    one line).
 Computer players:
     ``Bot`` (the protocol: ``choose(view, log)``), ``RandomBot``, ``RuleBot``, ``SearchBot``,
     ``BOTS`` (them by name), ``rule_choice`` (the rule-of-thumb choice among actions).
 """
 
 from durak.actions import (
+    ACTION_SHAPES,
     ACTION_TYPES,
     MOVE_TYPES,
     PREFERENCE_ACTION_TYPES,
     SYSTEM_ACTION_TYPES,
     Action,
+    JsonKind,
+    Length,
     Move,
     is_move,
+    meaning_of,
+    unwrap,
 )
 from durak.bots import BOTS, Bot, RandomBot, RuleBot, SearchBot, rule_choice
 from durak.bout import Bout
@@ -81,11 +93,13 @@ from durak.errors import IllegalAction, NoPlayerLeft
 from durak.game import Game
 from durak.messages import DurakError, gettext_noop, ngettext_noop
 from durak.outcome import EndReason, Outcome
+from durak.playerview import EVENT_SHAPES, BoutResult, View
 from durak.rules import ADDED_LATER, PRESETS, Rules, RulesError
 from durak.state import STATE_FORMAT
 
 __all__ = [
     "ACE_BEATS",
+    "ACTION_SHAPES",
     "ACTION_TYPES",
     "ADDED_LATER",
     "BOTS",
@@ -93,6 +107,7 @@ __all__ = [
     "EFFECTS",
     "ENCHANTABLE_RANKS",
     "ENCHANTED_STAGES",
+    "EVENT_SHAPES",
     "LOWEST_RANK",
     "MOVE_TYPES",
     "PREFERENCE_ACTION_TYPES",
@@ -108,10 +123,13 @@ __all__ = [
     "Action",
     "Bot",
     "Bout",
+    "BoutResult",
     "DurakError",
     "EndReason",
     "Game",
     "IllegalAction",
+    "JsonKind",
+    "Length",
     "Move",
     "NoPlayerLeft",
     "Outcome",
@@ -120,6 +138,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "SearchBot",
+    "View",
     "beats",
     "card_rank",
     "card_suit",
@@ -129,8 +148,10 @@ __all__ = [
     "gettext_noop",
     "is_card",
     "is_move",
+    "meaning_of",
     "ngettext_noop",
     "pretty",
     "rule_choice",
     "sort_hand",
+    "unwrap",
 ]
