@@ -1,4 +1,5 @@
-"""The engine's JSON as DRF serializers, built from its one description (``durak.schema``).
+"""The engine's JSON as DRF serializers, built from its one description: the engine's TypedDicts
+(``durak.ACTION_SHAPES``, ``durak.View``, ``durak.EVENT_SHAPES``), read with ``typing``.
 
 Each action type, the view and each event type become a serializer with the fields the engine
 declares, so the OpenAPI schema says what the engine sends and takes, and a key the engine adds
@@ -8,15 +9,15 @@ and any field the type does not have, is the engine's to refuse (``illegal_move`
 message). On the way out only declared fields are written.
 """
 
-from typing import Any
+import types
+from typing import Any, Literal, Union, get_args, get_origin, is_typeddict
 
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 import durak
-from durak import schema
-from durak.rules import ADDED_LATER
+from durak import ADDED_LATER, JsonKind, Length, unwrap
 from games.forms import OPTION_INT_MAX
 
 CARD_PATTERN = rf"^(?:{'|'.join(durak.RANKS)})[{''.join(durak.SUITS)}]$"
@@ -90,63 +91,83 @@ class RuleOverridesSerializer(_RuleOverridesBase):  # type: ignore[misc,valid-ty
         return dict(super().to_internal_value(data))
 
 
-# --- from a declared JSON type to a DRF field ----------------------------------------------------
+# --- from a declared type to a DRF field ----------------------------------------------------------
 
 _OBJECTS: dict[str, type[serializers.Serializer[Any]]] = {}
 
 
-def engine_field(of: schema.JsonType, *, required: bool = True, help_text: str = "") -> AnyField:
-    """The DRF field of a value the engine declares as ``of``."""
+def _without_none(hint: Any) -> tuple[Any, bool]:
+    """``hint`` without ``| None``, and whether it had it."""
+    if get_origin(hint) in (Union, types.UnionType):
+        options = [option for option in get_args(hint) if option is not type(None)]
+        if len(options) < len(get_args(hint)):
+            assert len(options) == 1, hint
+            return options[0], True
+    return hint, False
+
+
+def engine_field(hint: Any, *, required: bool = True) -> AnyField:
+    """The DRF field of a value the engine declares as ``hint`` (its ``Annotated`` meaning is the
+    help text)."""
+    plain, metadata = unwrap(hint)
+    plain, nullable = _without_none(plain)
+    plain, more = unwrap(plain)  # ``Annotated[...] | None``
+    metadata += more
     common: dict[str, Any] = {"required": required}
-    if of.nullable:
+    if nullable:
         common["allow_null"] = True
-    if help_text:
-        common["help_text"] = help_text
-    kind = of.kind
-    if kind == "integer":
-        return serializers.IntegerField(**common)
-    if kind == "boolean":
+    meanings = [item for item in metadata if isinstance(item, str)]
+    if meanings:
+        common["help_text"] = " ".join(meanings)
+    kind = next((item for item in metadata if isinstance(item, JsonKind)), None)
+    length = next((item for item in metadata if isinstance(item, Length)), None)
+    origin = get_origin(plain)
+    if kind is not None:
+        if kind.name == "card":
+            return card_field(**common)
+        if kind.name == "rules":
+            return RulesSerializer(**common)
+        if kind.name == "action":
+            return ActionField(**common)
+        if kind.name == "event":
+            return EventField(**common)
+        return serializers.ChoiceField(choices=list(kind.values), **common)
+    if plain is bool:
         return serializers.BooleanField(**common)
-    if kind == "string":
+    if plain is int:
+        return serializers.IntegerField(**common)
+    if plain is str:
         return serializers.CharField(**common)
-    if kind == "card":
-        return card_field(**common)
-    if kind == "choice":
-        return serializers.ChoiceField(choices=list(of.choices), **common)
-    if kind == "rules":
-        return RulesSerializer(**common)
-    if kind == "action":
-        return ActionField(**common)
-    if kind == "event":
-        return EventField(**common)
-    if kind == "object":
-        return object_serializer(of)(**common)
-    assert of.item is not None, of
-    if kind == "map":
-        return serializers.DictField(child=engine_field(of.item), **common)
-    if of.min_items is not None:
-        common["min_length"] = of.min_items
-    if of.max_items is not None:
-        common["max_length"] = of.max_items
-    return serializers.ListField(child=engine_field(of.item), **common)
+    if origin is Literal:
+        return serializers.ChoiceField(choices=list(get_args(plain)), **common)
+    if is_typeddict(plain):
+        return object_serializer(plain)(**common)
+    if origin is dict:
+        return serializers.DictField(child=engine_field(get_args(plain)[1]), **common)
+    assert origin is list, hint
+    if length is not None and length.min is not None:
+        common["min_length"] = length.min
+    if length is not None and length.max is not None:
+        common["max_length"] = length.max
+    return serializers.ListField(child=engine_field(get_args(plain)[0]), **common)
 
 
-def declared_fields(
-    fields: tuple[schema.Field, ...], *, leave_out: frozenset[str] = frozenset()
-) -> dict[str, AnyField]:
+def declared_fields(shape: Any, *, leave_out: frozenset[str] = frozenset()) -> dict[str, AnyField]:
+    """The DRF fields of a declared TypedDict's keys, in their order."""
     return {
-        field.name: engine_field(field.type, required=field.required, help_text=field.meaning)
-        for field in fields
-        if field.name not in leave_out
+        name: engine_field(hint, required=name in shape.__required_keys__)
+        for name, hint in shape.__annotations__.items()
+        if name not in leave_out
     }
 
 
-def object_serializer(of: schema.JsonType, *, doc: str = "") -> type[serializers.Serializer[Any]]:
+def object_serializer(shape: Any) -> type[serializers.Serializer[Any]]:
     """The serializer of a declared object, one class per name (one schema component)."""
-    if of.name not in _OBJECTS:
-        attributes = {**declared_fields(of.fields), "__doc__": doc or None}
-        _OBJECTS[of.name] = type(f"{of.name}Serializer", (serializers.Serializer[Any],), attributes)
-    return _OBJECTS[of.name]
+    name = shape.__name__
+    if name not in _OBJECTS:
+        attributes = {**declared_fields(shape), "__doc__": None}
+        _OBJECTS[name] = type(f"{name}Serializer", (serializers.Serializer[Any],), attributes)
+    return _OBJECTS[name]
 
 
 def _camel(name: str) -> str:
@@ -178,16 +199,17 @@ _HOW_SENT = {
     "resign": "Made with ``POST /api/games/{id}/resign/``; never sent as a move.",
     "claim": "Made with ``POST /api/games/{id}/claim/``; never sent as a move.",
 }
-_COMMON = frozenset(field.name for field in schema.ACTION_COMMON)
+#: Every action has these: the type (the union's discriminator) and the player (the caller's seat).
+_COMMON = frozenset({"type", "player"})
 
 ACTION_SERIALIZERS: dict[str, type[_Typed]] = {
     name: _member(
         name,
         suffix="Action",
-        doc=" ".join(filter(None, [action.meaning, _HOW_SENT.get(name)])),
-        fields=declared_fields(action.fields, leave_out=_COMMON),
+        doc=" ".join(filter(None, [durak.meaning_of(shape), _HOW_SENT.get(name)])),
+        fields=declared_fields(shape, leave_out=_COMMON),
     )
-    for name, action in schema.ACTIONS.items()
+    for name, shape in durak.ACTION_SHAPES.items()
 }
 #: What a player sends and is offered: moves and standing choices.
 PLAYER_ACTIONS = {
@@ -259,8 +281,13 @@ def without_player(action: dict[str, Any]) -> dict[str, Any]:
 # --- events: what an action led to (``durak.Game.events``), one member per event type ------------
 
 EVENTS: dict[str, type[_Typed]] = {
-    name: _member(name, suffix="Event", doc=event.meaning, fields=declared_fields(event.fields))
-    for name, event in schema.EVENTS.items()
+    name: _member(
+        name,
+        suffix="Event",
+        doc=durak.meaning_of(shape),
+        fields=declared_fields(shape, leave_out=frozenset({"type"})),
+    )
+    for name, shape in durak.EVENT_SHAPES.items()
 }
 
 
@@ -290,7 +317,7 @@ EngineViewSerializer = type(
     "EngineViewSerializer",
     (serializers.Serializer[Any],),
     {
-        **declared_fields(schema.VIEW.fields, leave_out=frozenset({"actions"})),
+        **declared_fields(durak.View, leave_out=frozenset({"actions"})),
         "__doc__": "``durak.Game.view(seat)``: the caller's own hand and what lies face up, nothing "
         "else.\n\nIts list of actions is ``legal_actions`` beside it.",
     },

@@ -2,8 +2,9 @@
 serializer, so only what is declared here can reach a client: the engine's view for the
 caller's seat (never ``Game.state``, ``seed`` or ``deal``), seats, and the public move log.
 
-The engine's own JSON (its actions, view and events) is declared once in ``durak.schema``;
-``api.engine_json`` makes its serializers from that.
+The engine's own JSON (its actions, view and events) is declared once, as the engine's TypedDicts
+(``durak.ACTION_SHAPES``, ``durak.View``, ``durak.EVENT_SHAPES``); ``api.engine_json`` makes its
+serializers from those.
 """
 
 from typing import Any

@@ -26,8 +26,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from durak import Game, Rules
-from durak.bots import RandomBot, RuleBot, SearchBot
+from durak import Game, RandomBot, RuleBot, Rules, SearchBot
 
 
 def make_bot(name: str, seed: int, seconds: float, playouts: int | None) -> Any:

@@ -182,7 +182,6 @@ def play(
 ) -> tuple[list[float], list[float]]:
     from django.test import Client
 
-    import durak
     from accounts.models import User
     from games import services
     from games.models import Game
@@ -201,7 +200,7 @@ def play(
                 game.refresh_from_db()
                 if game.status != Game.Status.ACTIVE or game.state is None:
                     break
-                engine = durak.Game.from_dict(game.state)
+                engine = game.engine()
                 before = len(written(site.database, game.pk))
                 sent = page.move(game.version, engine.legal_json(0)[0]) if 0 in engine.waiting_for() else None
                 # The computer's answer: a move of seat 1 written after ``before``.
@@ -210,7 +209,7 @@ def play(
                     computer := [row for row in written(site.database, game.pk)[before:] if row[1] == 1]
                 ):
                     game.refresh_from_db()
-                    waits_for_player = 0 in durak.Game.from_dict(game.state or {}).waiting_for()
+                    waits_for_player = 0 in game.engine().waiting_for()
                     if game.status != Game.Status.ACTIVE or waits_for_player or time.monotonic() > deadline:
                         break
                     time.sleep(0.005)

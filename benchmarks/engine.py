@@ -145,6 +145,12 @@ def waiting_work(preset: str, players: int) -> Work:
     return work
 
 
+def as_json(action: Any) -> dict[str, Any]:
+    """An action as JSON: an engine's ``legal_actions`` gives :class:`durak.Move` values today and
+    gave dicts before (a baseline may be either)."""
+    return action if isinstance(action, dict) else action.to_json()
+
+
 def played_in(seed: int, steps: int) -> tuple[Game, list[dict[str, Any]]] | None:
     """A two-player ``classic`` game ``steps`` random actions in (of either player), with its
     public log, or None if it ends sooner. The choice does not depend on the order in which an
@@ -158,7 +164,8 @@ def played_in(seed: int, steps: int) -> tuple[Game, list[dict[str, Any]]] | None
         if game.over:
             return None
         options = sorted(
-            (a for p in (0, 1) for a in game.legal_json(p)), key=lambda a: json.dumps(a, sort_keys=True)
+            (as_json(a) for p in (0, 1) for a in game.legal_actions(p)),
+            key=lambda a: json.dumps(a, sort_keys=True),
         )
         action = rng.choice(options)
         game.apply(action)
@@ -204,7 +211,7 @@ def search_views() -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
 
 
 def search_work() -> Work:
-    from durak.bots import SearchBot
+    from durak import SearchBot
 
     views = search_views()
 

@@ -106,7 +106,6 @@ def main() -> None:
     from django.core.management import call_command
     from django.test import Client
 
-    import durak
     from accounts.models import User
     from games import services
     from games.models import Game
@@ -151,7 +150,7 @@ def main() -> None:
         if over:
             break
         assert game.state is not None
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         position = engine.waiting_for()[0]
         actions = engine.legal_json(position)
         takes = [action for action in actions if action["type"] == "take"]

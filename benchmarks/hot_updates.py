@@ -195,15 +195,14 @@ def open_game(users: list[Any], players: int, clock: bool, rng: random.Random) -
 
 def step(game_id: int, users: dict[int, Any], rng: random.Random) -> bool:
     """One random legal move in the game; False once it is over."""
-    import durak
     from games import services
     from games.exceptions import GameError
     from games.models import Game
 
-    row = Game.objects.values("status", "state", "version").get(pk=game_id)
-    if row["status"] != Game.Status.ACTIVE or row["state"] is None:
+    stored = Game.objects.only("status", "state", "version").get(pk=game_id)
+    if stored.status != Game.Status.ACTIVE or stored.state is None:
         return False
-    engine = durak.Game.from_dict(row["state"])
+    engine = stored.engine()
     waiting = engine.waiting_for()
     if not waiting:
         return False
@@ -211,7 +210,7 @@ def step(game_id: int, users: dict[int, Any], rng: random.Random) -> bool:
     action = dict(rng.choice(engine.legal_json(player)))
     try:
         services.make_move(
-            user=users[player], game_id=game_id, action=action, expected_version=row["version"]
+            user=users[player], game_id=game_id, action=action, expected_version=stored.version
         )
     except GameError as error:
         raise SystemExit(f"game {game_id}: a legal move was refused: {error}") from error

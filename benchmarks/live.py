@@ -66,13 +66,12 @@ def next_move(game_id: int) -> tuple[int, int, str] | None:
     """(the seat to move, the version, the action as the page's form sends it), or None: over."""
     import json
 
-    import durak
     from games.models import Game
 
     game = Game.objects.get(pk=game_id)
     if game.status != Game.Status.ACTIVE or game.state is None:
         return None
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     player = engine.waiting_for()[0]
     return player, game.version, json.dumps(engine.legal_json(player)[0])
 

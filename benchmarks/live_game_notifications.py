@@ -141,7 +141,7 @@ def start(name: str, args: list[str], ready: str, env: dict[str, str], logs: Pat
 
 def moves_of(game: Any) -> int:
     """How many moves the bots' play of ``game`` takes (the engine alone), to spread them."""
-    from durak.bots import RuleBot
+    from durak import RuleBot
     from games import services
 
     engine = services.initial_engine(game)
@@ -219,9 +219,8 @@ def play(seconds: float, seed: int, after: float, service: Any, mailbox: Mailbox
     from django.test import Client
     from django.urls import reverse
 
-    import durak
     from accounts.models import User
-    from durak.bots import RuleBot
+    from durak import RuleBot
     from games import services
     from games.models import Game
     from notifications.models import Notification
@@ -253,7 +252,7 @@ def play(seconds: float, seed: int, after: float, service: Any, mailbox: Mailbox
             break
         time.sleep(think)
         assert game.state is not None
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         player = engine.waiting_for()[0]
         action = bot.choose(engine.view(player))
         response = movers[users[player].pk].post(

@@ -166,19 +166,18 @@ def open_game(users: list[Any], players: int, clock: bool, rng: random.Random) -
 
 def next_move(table: Table, rng: random.Random) -> tuple[Any, dict[str, Any], int] | None:
     """(the user to move, a random legal action, the version) or None: the game is over."""
-    import durak
     from games.models import Game
 
-    row = Game.objects.values("status", "state", "version").get(pk=table.game_id)
-    if row["status"] != Game.Status.ACTIVE or row["state"] is None:
+    stored = Game.objects.only("status", "state", "version").get(pk=table.game_id)
+    if stored.status != Game.Status.ACTIVE or stored.state is None:
         return None
-    engine = durak.Game.from_dict(row["state"])
+    engine = stored.engine()
     waiting = engine.waiting_for()
     if not waiting:
         return None
     player = rng.choice(waiting)
     action = dict(rng.choice(engine.legal_json(player)))
-    return table.users[player], action, int(row["version"])
+    return table.users[player], action, int(stored.version)
 
 
 def measure(

@@ -66,13 +66,12 @@ def revoke(user_id: int) -> None:
 
 def make_a_move(game_id: int) -> int:
     """The first legal action of the player the engine waits for; the new version."""
-    import durak
     from games import services
     from games.models import Game
 
     game = Game.objects.get(pk=game_id)
     assert game.state is not None
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     player = engine.waiting_for()[0]
     user = game.seats.get(position=player).user
     services.make_move(

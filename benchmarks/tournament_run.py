@@ -90,7 +90,6 @@ def players(prefix: str, count: int) -> list[Any]:
 def play(game_id: int, moves: int, bot: Any) -> int:
     """Play one game for ``moves`` moves (0: to its end) with ``bot`` moving for every seat;
     then the seat it waits for resigns. Returns the moves made."""
-    import durak
     from games import services
     from games.bots import public_log
     from games.exceptions import GameError
@@ -111,7 +110,7 @@ def play(game_id: int, moves: int, bot: Any) -> int:
         if moves and made >= moves:
             services.player_resign(user=seat.user, game_id=game_id)
             return made
-        view = durak.Game.from_dict(game.state).view(seat.position)
+        view = game.engine().view(seat.position)
         action = bot.choose(view, public_log(game))
         try:
             services.make_move(user=seat.user, game_id=game_id, action=action, expected_version=game.version)

@@ -29,6 +29,9 @@ LogEntry = dict[str, Any]
 
 
 class Bot(Protocol):
+    """A computer player: ``choose`` one of ``view["actions"]``, seeing only ``view`` and the
+    public ``log``; ``name`` is its level's (``BOTS``' key)."""
+
     name: str
 
     def choose(self, view: dict[str, Any], log: Sequence[LogEntry] = ()) -> Action: ...

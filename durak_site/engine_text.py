@@ -14,8 +14,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 import durak
-from durak.enchanted import EFFECTS, effect_params
-from durak.rules import PRESETS
+from durak import EFFECTS, PRESETS, effect_params
 
 #: Engine parameters that hold a card code ("10H"): shown as the card ("10♥").
 CARD_PARAMS = frozenset({"card", "target"})

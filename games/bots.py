@@ -30,7 +30,6 @@ from django.utils import timezone
 import durak
 from accounts.computers import bot_username
 from accounts.models import BOT_LEVELS, User
-from durak import bots as engine_bots
 
 from . import write
 from .exceptions import GameError, InvalidRules
@@ -41,14 +40,14 @@ logger = logging.getLogger(__name__)
 LEVELS = dict(BOT_LEVELS)
 
 
-def make_bot(level: str) -> engine_bots.Bot:
+def make_bot(level: str) -> durak.Bot:
     """The engine's player for a level; the search bot thinks ``BOT_SEARCH_SECONDS`` a move."""
     if level == "random":
-        return engine_bots.RandomBot()
+        return durak.RandomBot()
     if level == "rules":
-        return engine_bots.RuleBot()
+        return durak.RuleBot()
     if level == "search":
-        return engine_bots.SearchBot(seconds=settings.BOT_SEARCH_SECONDS)
+        return durak.SearchBot(seconds=settings.BOT_SEARCH_SECONDS)
     raise ValueError(f"unknown computer level {level!r}")
 
 
@@ -107,7 +106,7 @@ def bot_play(*, game_id: int, version: int) -> bool:
     if seat is None:
         return False
     assert game.state is not None
-    view = durak.Game.from_dict(game.state).view(seat.position)
+    view = game.engine().view(seat.position)
     if not view["actions"]:
         return False
     action = make_bot(seat.user.bot_level).choose(view, public_log(game))

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_
 
 import durak
 from accounts.models import BOT_LEVELS
-from durak.enchanted import ENCHANTED_STAGES
+from durak import ENCHANTED_STAGES
 from durak_site.engine_text import (
     choice_label,
     engine_message,

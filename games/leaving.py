@@ -69,7 +69,7 @@ def leaving_for(
     None for a spectator or a game not running."""
     if seat is None or game.status != Game.Status.ACTIVE or game.state is None:
         return None
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     trial = engine.copy()
     try:
         trial.apply({"type": "resign", "player": seat.position})

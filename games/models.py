@@ -145,14 +145,20 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
-    def engine(self) -> durak.Game:
-        """The engine game of the stored ``state`` (which must be set), made once for this
-        instance and this state: the write core hands over the one it has just played
-        (:meth:`hold_engine`), so a move's answer, its view and its claim build no second one.
-        Read only: a change applies its action to a game of its own (``games.write.apply``)."""
+    def engine(self, *, fresh: bool = False) -> durak.Game:
+        """The engine game of the stored ``state`` (which must be set): the one way the site turns
+        a stored game into a ``durak.Game``.
+
+        By default it is made once for this instance and this state, and read only: the write core
+        hands over the one it has just played (:meth:`hold_engine`), so a move's answer, its view and
+        its claim build no second one; assigning or refreshing ``state`` makes a new one.
+        ``fresh=True``: a new game of the caller's own, never held, for code that applies actions
+        to it (``games.write.apply``, tests that play on)."""
+        assert self.state is not None, "the game has not started"
+        if fresh:
+            return durak.Game.from_dict(self.state)
         held = self.__dict__.get("_held_engine")
         if held is None or held[0] is not self.state:
-            assert self.state is not None, "the game has not started"
             held = (self.state, durak.Game.from_dict(self.state))
             self.__dict__["_held_engine"] = held
         return held[1]

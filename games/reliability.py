@@ -77,7 +77,7 @@ def refresh(user_ids: Iterable[int]) -> None:
 def fill_left_by(*, batch: int = 500) -> int:
     """Set ``Seat.left_by`` from the stored state of finished games where no seat has one yet
     (games finished before it was recorded); returns how many seats were set. Asks the engine
-    (``durak.Game.from_dict(state).outcome()``), as the write path does."""
+    (``game.engine().outcome()``), as the write path does."""
     set_count = 0
     someone_left = Seat.objects.filter(game_id=OuterRef("pk")).exclude(left_by="")
     games = (
@@ -87,7 +87,7 @@ def fill_left_by(*, batch: int = 500) -> int:
     )
     for game in games.iterator(chunk_size=batch):
         assert game.state is not None
-        outcome = durak.Game.from_dict(game.state).outcome()
+        outcome = game.engine().outcome()
         if outcome is None or outcome.player is None:
             continue
         reason = left_by(outcome.player, outcome)

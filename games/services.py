@@ -33,7 +33,7 @@ from django.utils.translation import ngettext
 import durak
 from accounts import relations
 from accounts.models import BOT_LEVELS, User
-from durak.game import SYSTEM_ACTION_TYPES
+from durak import SYSTEM_ACTION_TYPES
 from durak_site import dates, live
 from durak_site.engine_text import engine_message
 

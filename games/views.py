@@ -24,7 +24,7 @@ import durak
 from accounts import relations
 from accounts.models import User
 from accounts.relations import blocks_between
-from durak.enchanted import ENCHANTED_STAGES
+from durak import ENCHANTED_STAGES
 from durak_site import offline
 from durak_site.jsonlimits import loads_limited
 

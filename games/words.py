@@ -30,7 +30,7 @@ from django.utils.translation import ngettext, pgettext
 
 import durak
 from accounts.computers import bot_number, computer_name
-from durak.cards import SUIT_SYMBOLS
+from durak import SUIT_SYMBOLS
 from durak_site import dates
 
 #: The actions that lay a card on the table.

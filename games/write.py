@@ -201,7 +201,7 @@ def apply(game: Game, seats: list[Seat], action: object, *, chooser: int | None)
     refuses with ``durak.IllegalAction`` (nothing is written then). ``chooser``: the seat that
     chose it, None for the server's (a timeout)."""
     assert game.state is not None
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine(fresh=True)
     full = dict(action) if isinstance(action, Mapping) else action
     engine.apply(full)  # type: ignore[arg-type]  # anything but an action dict is refused
     assert isinstance(full, dict)

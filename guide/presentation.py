@@ -16,8 +16,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 import durak
-from durak.cards import LOWEST_RANK
-from durak.enchanted import ENCHANTABLE_RANKS, ENCHANTED_STAGES
+from durak import ENCHANTABLE_RANKS, ENCHANTED_STAGES, LOWEST_RANK
 from durak_site import engine_text
 
 #: The preset the option table compares every preset with.

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import durak
-from durak.bots import rule_choice
+from durak import rule_choice
 
 YOU = 0
 OPPONENT = 1

@@ -529,7 +529,7 @@ def game_changed(
         news += [planned(seat, Kind.GAME_STARTED, {"game": game.pk}) for seat in people]
     if finished:
         if outcome is None:
-            outcome = durak.Game.from_dict(game.state or {}).outcome()
+            outcome = game.engine().outcome()
         users = {seat.position: seat.user for seat in seats}
         news += [
             planned(
@@ -722,7 +722,7 @@ def _warn_of_claims(game: Game, now: datetime) -> int:
         game.claim_warn_at = None
         game.save(update_fields=["claim_warn_at"])
         return 0
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     seats = list(with_notification_facts(Seat.objects.filter(game=game)).order_by("position"))
     since = timeouts.waited_since(game, seats)
     assert since is not None

@@ -186,7 +186,7 @@ def export(*, game: Game, moves: list[Move]) -> dict[str, Any]:
     """Everything needed to replay the game with the engine alone (``examples/replay_export.py``)."""
     start = initial_engine(game)
     assert game.state is not None
-    end = durak.Game.from_dict(game.state)
+    end = game.engine()
     outcome = end.outcome()
     assert outcome is not None, "only a finished game is exported"
     names = {seat.position: seat.user.name for seat in game.seats.all()}

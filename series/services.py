@@ -21,7 +21,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-import durak
 from accounts.models import User
 from accounts.relations import blocked_pairs
 from durak_site import live
@@ -45,7 +44,7 @@ def next_dealer(game: Game) -> int:
     """Who deals after ``game``: its fool. In a team game, the first player of the losing team
     still holding cards; after a draw the same dealer deals again (the rule texts are silent)."""
     assert game.state is not None
-    outcome = durak.Game.from_dict(game.state).outcome()
+    outcome = game.engine().outcome()
     if outcome is None or outcome.draw:
         return game.dealer
     if outcome.loser is not None:

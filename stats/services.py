@@ -105,7 +105,7 @@ def finished_game_records() -> Iterable[GameRecord]:
             game_id=game.pk,
             preset=game.preset,
             finished_at=game.finished_at,
-            engine=durak.Game.from_dict(game.state),
+            engine=game.engine(),
             users={seat.position: seat.user_id for seat in game.seats.all()},
         )
 

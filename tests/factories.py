@@ -111,14 +111,13 @@ def play_moves(
 ) -> Game:
     """Make up to ``count`` moves through ``services.make_move``: each time the first legal
     action (or the one ``choose`` picks from them) of the first player the engine waits for."""
-    import durak
 
     for _ in range(count):
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
         assert game.state is not None
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         player = engine.waiting_for()[0]
         services.make_move(
             user=users[player],

@@ -247,7 +247,7 @@ from accounts.models import User
 from games import services
 from games.models import Game
 game = Game.objects.get(pk={game_id})
-action = durak.Game.from_dict(game.state).legal_json(0)[0]
+action = game.engine().legal_json(0)[0]
 game = services.make_move(user=User.objects.get(username="alice"), game_id=game.pk, action=action, expected_version=game.version)
 print(json.dumps({{"version": game.version}}))
 """

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from durak.rules import PRESETS
+from durak import PRESETS
 
 ENGINE = Path(__file__).resolve().parent.parent / "durak"
 RULES_MODULE = "rules.py"

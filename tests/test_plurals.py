@@ -171,7 +171,7 @@ def test_the_engines_messages_with_a_count_take_the_form_of_their_number() -> No
     with translation.override("en"):
         assert engine_message(too_many.value) == "24 cards with 6 each are for 2 to 4 players, not 5"
     one = durak.IllegalAction(
-        durak.messages.ngettext_noop(
+        durak.ngettext_noop(
             "at most {limit} card may attack", "at most {limit} cards may attack", count="limit"
         ),
         limit=1,

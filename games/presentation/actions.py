@@ -5,7 +5,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from durak.cards import SUIT_SYMBOLS
+from durak import SUIT_SYMBOLS
 
 from .. import words
 from .cards import suit_colour

@@ -4,7 +4,7 @@ from django.utils.functional import Promise
 from django.utils.translation import pgettext, pgettext_lazy
 
 import durak
-from durak.cards import RED_SUITS
+from durak import RED_SUITS
 
 #: "eight of diamonds" / "восьмёрка бубен": the names screen readers read out.
 _RANK_NAMES: dict[str, Promise] = {

@@ -13,8 +13,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy, pgettext
 
 import durak
-from durak.cards import SUIT_SYMBOLS
-from durak.enchanted import ACE_BEATS, ENCHANTED_STAGES, SIX_BEATS
+from durak import ACE_BEATS, ENCHANTED_STAGES, SIX_BEATS, SUIT_SYMBOLS
 from durak_site.engine_text import effect_text
 
 from .cards import suit_colour
@@ -91,6 +90,6 @@ STAGE_LABELS: dict[str, Promise] = {
 
 
 def stage_label(stage: str) -> str:
-    """One of ``durak.enchanted.ENCHANTED_STAGES`` with its ranks: "sixes and sevens (6, 7)"."""
+    """One of ``durak.ENCHANTED_STAGES`` with its ranks: "sixes and sevens (6, 7)"."""
     ranks = ENCHANTED_STAGES[stage]
     return f"{STAGE_LABELS.get(stage, stage.replace('_', ' '))} ({', '.join(ranks)})"

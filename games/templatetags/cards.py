@@ -6,7 +6,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 import durak
-from durak.cards import SUIT_SYMBOLS
+from durak import SUIT_SYMBOLS
 from durak_site import engine_text
 from games import presentation
 from games.presentation import CardMarks, Table

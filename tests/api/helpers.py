@@ -4,7 +4,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-import durak
 from games.models import Game, Move, Seat
 from tests.leaks import shows_number
 
@@ -26,7 +25,7 @@ def hidden_from(game: Game, viewer: int | None, seen_face_up: set[str]) -> set[s
     """Cards ``viewer`` must not get: other hands and the stock, less what has been face up."""
     if game.state is None:
         return set()
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     hidden = {card for player, hand in enumerate(engine.hands) if player != viewer for card in hand}
     hidden |= set(engine.stock)
     return hidden - public_cards(game, seen_face_up)

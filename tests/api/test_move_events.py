@@ -11,7 +11,6 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-import durak
 from games import services
 from games.management.commands.check_replays import replay_mismatch
 from games.models import Game, Move, Seat
@@ -41,7 +40,7 @@ def last_entry(client: Any, game: Game) -> dict[str, Any]:
 
 def face_up_now(game: Game) -> set[str]:
     """Cards lying face up for everyone right now: the table, the face-up trump, the discard."""
-    view = durak.Game.from_dict(game.state).view(None)
+    view = game.engine().view(None)
     cards = {card for pair in view["table"] for card in pair if card}
     cards |= set(view.get("discarded") or view.get("discard") or [])
     if view["trump_card"]:
@@ -66,7 +65,7 @@ def test_events_name_only_cards_that_were_face_up(preset: str, players: int, see
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         if rng.random() < 0.05:  # someone's clock runs out
             past = timezone.now() - timedelta(seconds=1)
             Seat.objects.filter(game=game, awaiting_move=True).update(deadline=past)
@@ -89,7 +88,7 @@ def test_events_name_only_cards_that_were_face_up(preset: str, players: int, see
         kinds |= {event["type"] for event in last["events"]}
         named = set(CARD.findall(json.dumps(last["events"])))
         assert named <= public, f"hidden card(s) {named - public} in the events of move {last['seq']}"
-        hands = {card for hand in durak.Game.from_dict(game.state).hands for card in hand}
+        hands = {card for hand in game.engine().hands for card in hand}
         for card in named & hands:  # a card now in a hand is named only because it was face up before
             assert card in public
     assert game.status == Game.Status.FINISHED

@@ -43,9 +43,9 @@ CHECKS = [
 
 
 def test_the_action_union_has_every_engine_action() -> None:
-    assert set(durak.game.ACTION_TYPES) <= set(PLAYER_ACTIONS)
-    assert set(LOGGED_ACTIONS) >= set(durak.game.ACTION_TYPES) | set(durak.game.SYSTEM_ACTION_TYPES)
-    assert not set(PLAYER_ACTIONS) & set(durak.game.SYSTEM_ACTION_TYPES)
+    assert set(durak.ACTION_TYPES) <= set(PLAYER_ACTIONS)
+    assert set(LOGGED_ACTIONS) >= set(durak.ACTION_TYPES) | set(durak.SYSTEM_ACTION_TYPES)
+    assert not set(PLAYER_ACTIONS) & set(durak.SYSTEM_ACTION_TYPES)
 
 
 @pytest.mark.parametrize("preset", list(durak.PRESETS))
@@ -161,7 +161,7 @@ def test_the_api_keeps_to_its_schema(case: Any, world: World) -> None:
 
 
 def test_the_view_serializer_declares_every_key_of_the_engines_view() -> None:
-    """The view reaches clients through a whitelist built from ``durak.schema``: every key but
+    """The view reaches clients through a whitelist built from ``durak.View``: every key but
     ``actions`` (the game's ``legal_actions``), and nothing else."""
     from api.engine_json import EngineViewSerializer
 
@@ -170,20 +170,19 @@ def test_the_view_serializer_declares_every_key_of_the_engines_view() -> None:
 
 
 def test_the_schemas_actions_and_events_have_the_engines_fields() -> None:
-    """Each member of the unions declares what ``durak.schema`` declares, required as there."""
-    from durak import schema
-
+    """Each member of the unions declares what the engine's TypedDicts declare, required as there."""
     components = APIClient().get("/api/schema/?format=json").json()["components"]["schemas"]
-    for name, action in schema.ACTIONS.items():
+    for name, shape in durak.ACTION_SHAPES.items():
         member = components["".join(part.capitalize() for part in name.split("_")) + "Action"]
-        assert set(member["properties"]) == action.allowed - {"player"}, name
-        assert set(member["required"]) == action.required | {"type"}, name
-        assert member["description"].startswith(action.meaning), name
-    for name, event in schema.EVENTS.items():
+        assert set(member["properties"]) == set(shape.__annotations__) - {"player"}, name
+        assert set(member["required"]) == shape.__required_keys__ - {"player"}, name
+        assert member["description"].startswith(durak.meaning_of(shape)), name
+    for name, shape in durak.EVENT_SHAPES.items():
         member = components["".join(part.capitalize() for part in name.split("_")) + "Event"]
-        assert set(member["properties"]) == {"type"} | {field.name for field in event.fields}, name
+        assert set(member["properties"]) == set(shape.__annotations__), name
+        assert set(member["required"]) == shape.__required_keys__, name
     view = components["EngineView"]
-    assert set(view["properties"]) == set(schema.VIEW_KEYS) - {"actions"}
+    assert set(view["properties"]) == set(durak.View.__annotations__) - {"actions"}
     assert components["DefendActionRequest"]["properties"]["target"]["pattern"] == CARD_PATTERN
 
 

@@ -268,7 +268,7 @@ NAMES_JS = """
 def test_names_start_with_the_visible_label_and_every_reference_is_on_the_page(
     browser: Browser, live_server: Any, site: Site, viewport: dict[str, int], language: str
 ) -> None:
-    engine = durak.Game.from_dict(site.running.state or {})
+    engine = site.running.engine()
     mover = site.running.seats.get(position=engine.waiting_for()[0]).user
     mover.language = language
     mover.save(update_fields=["language"])

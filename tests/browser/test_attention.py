@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-import durak
 from accounts.models import User
 from games import services
 from games.models import Game, Seat
@@ -43,7 +42,7 @@ def play_until_alice_must_move(game: Game, users: dict[int, User], alice: User) 
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             return False
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         player = engine.must_act()[0]
         was_needed = Seat.objects.get(game=game, user=alice).must_move
         services.make_move(

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-import durak
 from accounts.models import Block, Friendship, User
 from games.models import Game, Seat
 from matchmaking.models import QueueEntry
@@ -91,7 +90,7 @@ def test_friends_invite_and_play_and_a_blocked_player_is_kept_apart(
     expect(b.locator("#table .hand")).to_be_visible()
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     attacker = Seat.objects.get(game=game, position=engine.attacker).user_id
     attacker_page, defender_page = (a, b) if attacker == alice.pk else (b, a)
     attacker_page.goto(f"{base}/games/{game.pk}/")

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
-from durak.enchanted import ENCHANTED_STAGES, effect
+from durak import ENCHANTED_STAGES, effect
 from games import services
 from games.models import Game, Seat
 from tests.factories import PASSWORD, UserFactory

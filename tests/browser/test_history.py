@@ -11,7 +11,6 @@ from django.conf import settings as django_settings
 from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-import durak
 from accounts.models import User
 from games import services
 from games.models import Game
@@ -133,7 +132,7 @@ def test_earlier_moves_come_on_demand_and_stay_when_the_table_moves_on(
 
         game.refresh_from_db()
         assert game.state is not None
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         player = engine.waiting_for()[0]
         move(game, users[player], engine.legal_json(player)[0])
         expect(entries).to_have_count(game.moves_made + 1, timeout=WAIT_MS)  # the earlier ones stayed

@@ -1,4 +1,5 @@
-"""``durak.schema`` describes what the engine really sends and takes: every key of ``view()``,
+"""The engine's declared shapes (``durak.View``, ``durak.ACTION_SHAPES``, ``durak.EVENT_SHAPES``)
+say what the engine really sends and takes: every key of ``view()``,
 every action ``legal_actions`` offers (and the system and preference actions the site applies),
 every event, in random games of every preset and of the rules' options."""
 
@@ -6,13 +7,14 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
 import durak
-from durak import schema
 from durak.actions import ACTION_FIELDS
+
+from ._shapes import mismatch
 
 ENCHANTABLE = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
@@ -37,22 +39,22 @@ def hashable(options: dict[str, Any]) -> frozenset[tuple[str, Any]]:
     return frozenset((name, tuple(v) if isinstance(v, list) else v) for name, v in options.items())
 
 
-def assert_fits(value: Any, of: schema.JsonType, where: str) -> None:
-    problem = schema.mismatch(value, of, where)
+def assert_fits(value: Any, of: Any, where: str) -> None:
+    problem = mismatch(value, of, where)
     assert problem is None, problem
 
 
 def check_views(game: durak.Game) -> None:
     for player in [None, *range(game.players)]:
         view = game.view(player)
-        assert tuple(view) == schema.VIEW_KEYS
-        assert_fits(view, schema.VIEW, f"view({player})")
+        assert tuple(view) == tuple(durak.View.__annotations__)
+        assert_fits(view, durak.View, f"view({player})")
 
 
 def check_events(game: durak.Game) -> None:
     for event in game.events:
-        assert event["type"] in schema.EVENTS
-        assert_fits(event, schema.EVENT, "event")
+        assert event["type"] in durak.EVENT_SHAPES
+        assert_fits(event, durak.EVENT_SHAPES[event["type"]], "event")
 
 
 @functools.cache
@@ -70,7 +72,7 @@ def playout(preset: str, options: frozenset[tuple[str, Any]], players: int, seed
         offered = [action for p in range(game.players) for action in game.legal_json(p)]
         for action in offered:
             assert action["type"] in durak.ACTION_TYPES
-            assert_fits(action, schema.ACTION, "legal action")
+            assert_fits(action, durak.Action, "legal action")
         waiting = game.waiting_for()
         roll = rng.random()
         if roll < 0.03 and waiting:
@@ -83,7 +85,7 @@ def playout(preset: str, options: frozenset[tuple[str, Any]], players: int, seed
             action = {"type": "claim", "player": rng.randrange(game.players), "waited": 10**7, "clock": False}
         else:
             action = rng.choice(offered)
-        assert_fits(action, schema.ACTION, "applied action")
+        assert_fits(action, durak.Action, "applied action")
         try:
             game.apply(action)
         except durak.IllegalAction:
@@ -112,29 +114,33 @@ def test_the_random_games_reach_every_declared_action_and_event() -> None:
             preset, options, players = config
             seen |= playout(preset, hashable(options), players, seed)
     # reverse needs an enchanted king to come up at the right moment: rare in random play
-    assert {name for name in seen if not name.startswith("event:")} >= set(schema.ACTIONS) - {"reverse"}
-    assert {name.removeprefix("event:") for name in seen if name.startswith("event:")} == set(schema.EVENTS)
+    assert {name for name in seen if not name.startswith("event:")} >= set(durak.ACTION_SHAPES) - {"reverse"}
+    assert {name.removeprefix("event:") for name in seen if name.startswith("event:")} == set(
+        durak.EVENT_SHAPES
+    )
 
 
 def test_the_declared_action_types_are_the_engines() -> None:
-    groups = {
-        "move": durak.ACTION_TYPES,
-        "preference": durak.PREFERENCE_ACTION_TYPES,
-        "system": durak.SYSTEM_ACTION_TYPES,
-    }
-    for group, names in groups.items():
-        assert tuple(name for name, action in schema.ACTIONS.items() if action.group == group) == names
+    groups = (durak.ACTION_TYPES, durak.PREFERENCE_ACTION_TYPES, durak.SYSTEM_ACTION_TYPES)
+    assert tuple(durak.ACTION_SHAPES) == tuple(name for group in groups for name in group)
+    for name, shape in durak.ACTION_SHAPES.items():
+        assert shape.__annotations__["type"] == Literal[name], name
+        assert durak.meaning_of(shape), f"{name} says nothing of what it is"
 
 
 def test_apply_refuses_a_missing_or_unexpected_field_by_the_declarations() -> None:
-    """``apply`` takes its field sets from the schema: for every action type, leaving out a
+    """``apply`` takes its field sets from the declarations: for every action type, leaving out a
     declared required field, or adding one the type does not declare, is refused before the
     action's own rules are read."""
-    assert set(ACTION_FIELDS) == set(schema.ACTIONS)
-    for name, declared in schema.ACTIONS.items():
+    assert set(ACTION_FIELDS) == set(durak.ACTION_SHAPES)
+    for name, shape in durak.ACTION_SHAPES.items():
         game = durak.Game.new(durak.Rules.preset("classic"), 2, seed=3)
-        full = {"type": name, "player": 0, **{field: None for field in declared.required}}
-        for field in declared.required - {"type", "player"}:
+        full = {
+            "type": name,
+            "player": 0,
+            **{field: None for field in shape.__required_keys__ - {"type", "player"}},
+        }
+        for field in shape.__required_keys__ - {"type", "player"}:
             partial = {key: value for key, value in full.items() if key != field}
             with pytest.raises(durak.IllegalAction, match=f"needs {field}"):
                 game.apply(partial)
@@ -151,17 +157,18 @@ def test_apply_refuses_a_missing_or_unexpected_field_by_the_declarations() -> No
         ({"type": "take", "player": 0, "card": "6S"}, "take: card not declared"),
         ({"type": "auto_pass", "player": 0}, "auto_pass: on is missing"),
         ({"type": "fly", "player": 0}, "fly: no such type"),
-        ({"type": "throw", "player": 0, "card": "6S", "as_suit": "X"}, "throw.as_suit is not of type choice"),
+        ({"type": "throw", "player": 0, "card": "6S", "as_suit": "X"}, "throw.as_suit is not of type suit"),
     ],
 )
 def test_a_value_off_its_declaration_is_named(value: dict[str, Any], problem: str) -> None:
-    found = schema.mismatch(value, schema.ACTION)
+    found = mismatch(value, durak.Action)
     assert found is not None and found.startswith(problem)
 
 
 def test_a_view_with_a_key_too_many_or_too_few_does_not_fit() -> None:
     view = durak.Game.new(durak.Rules.preset("classic"), 2, seed=1).view(0)
-    assert schema.mismatch(view, schema.VIEW) is None
-    assert schema.mismatch({**view, "stock": []}, schema.VIEW) == "EngineView: stock not declared"
+    assert mismatch(view, durak.View) is None
+    assert mismatch({**view, "stock": []}, durak.View) == "View: stock not declared"
+    assert mismatch({**view, "direction": True}, durak.View) == "View.direction is not one of (1, -1): True"
     del view["format"]
-    assert schema.mismatch(view, schema.VIEW) == "EngineView: format is missing"
+    assert mismatch(view, durak.View) == "View: format is missing"

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 import durak
-from durak.cards import SUIT_NAMES
+from durak import SUIT_NAMES
 from games.models import Game, Move
 from games.presentation import card_name
 

@@ -10,7 +10,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-import durak
 from accounts.models import User
 from games import bots, services
 from games.exceptions import NotAllowed
@@ -43,7 +42,7 @@ class SpyBot:
     def choose(self, *args: Any, **kwargs: Any) -> Any:
         view = args[0]
         game = Game.objects.get(seats__position=view["player"], seats__user__is_bot=True, status="active")
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         SpyBot.calls.append(
             {
                 "args": args,
@@ -68,7 +67,7 @@ def play_human_moves(
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             return game
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         actions = engine.legal_json(0)
         assert actions, "the game waits for a bot that did not move"
         with django_capture_on_commit_callbacks(execute=True):
@@ -161,7 +160,7 @@ def test_a_task_for_an_old_version_does_nothing(user: User) -> None:
         creator=user, level="random", preset="classic", num_players=2, deal=LONGER_DEAL
     )
     game.refresh_from_db()
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     assert engine.waiting_for() == [0]  # LONGER_DEAL: seat 0 attacks first
     services.make_move(
         user=user, game_id=game.pk, action=engine.legal_json(0)[0], expected_version=game.version
@@ -186,7 +185,7 @@ def test_a_bot_has_no_clock_and_a_lost_move_is_requeued_by_the_sweep(user: User)
     )
     game.refresh_from_db()
     assert game.seats.get(position=0).deadline is not None  # the human's clock runs
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     # The human moves; the bot's task is never run (the commit callbacks are not executed: lost).
     services.make_move(
         user=user, game_id=game.pk, action=engine.legal_json(0)[0], expected_version=game.version

@@ -8,7 +8,6 @@ import time
 from django.test import Client
 from django.urls import reverse
 
-import durak
 from games.models import Game, Move, Seat
 from tests.celery_processes import CeleryEnv, celery_env
 from tests.factories import UserFactory
@@ -44,7 +43,7 @@ def test_a_game_against_two_search_bots_is_played_to_the_end_through_the_pages(c
         shown = int(match.group(1))
         game.refresh_from_db()
         if game.version == shown:  # else a bot moved meanwhile: the state is not the page's
-            assert_no_hidden_cards(page, durak.Game.from_dict(game.state), 0, game)
+            assert_no_hidden_cards(page, game.engine(), 0, game)
             checked += 1
         actions = action_buttons(page)
         if not actions:

@@ -53,7 +53,7 @@ def post(client: Client, game: Game, action: str, version: int) -> None:
 def engine_of(game: Game) -> durak.Game:
     game.refresh_from_db()
     assert game.state is not None
-    return durak.Game.from_dict(game.state)
+    return game.engine()
 
 
 def view_with(table: list[list[str | None]], taking: bool) -> dict[str, Any]:

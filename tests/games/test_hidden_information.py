@@ -6,7 +6,6 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-import durak
 from games.models import Game
 from tests.factories import UserFactory, play_moves, started_game
 from tests.games.helpers import assert_no_hidden_cards, card_traces, hidden_cards
@@ -48,7 +47,7 @@ def viewers(users: list[Any]) -> list[tuple[str, Client, int | None]]:
 def test_nobody_sees_a_hidden_card(moves: int) -> None:
     game, users = started_game(players=3, seed=2024)
     game = play_moves(game, users, moves)
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     assert hidden_cards(engine, None)  # there is something to hide
     for who, client, position in viewers(users):
         for name, page in pages(client, game).items():
@@ -61,7 +60,7 @@ def test_nobody_sees_a_hidden_card(moves: int) -> None:
 
 def test_a_player_does_see_their_own_cards() -> None:
     game, users = started_game(players=2, seed=77)
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     client = Client()
     client.force_login(users[0])
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
@@ -71,7 +70,7 @@ def test_a_player_does_see_their_own_cards() -> None:
 
 def test_the_check_itself_catches_a_leak() -> None:
     game, _ = started_game(players=2, seed=5)
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     leaked = engine.hands[1][0]
     with pytest.raises(AssertionError):
         assert_no_hidden_cards(f'<span data-card="{leaked}">', engine, 0)

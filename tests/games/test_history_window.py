@@ -12,7 +12,6 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-import durak
 from accounts.models import User
 from games import selectors, services, words
 from games.models import Game, Invitation, Move
@@ -56,7 +55,7 @@ def entry_lines(html: str) -> list[str]:
 
 def whole_history(game: Game, me: int | None) -> words.History:
     names = {seat.position: words.seat_name(seat.user) for seat in game.seats.select_related("user")}
-    engine = durak.Game.from_dict(game.state) if game.state else None
+    engine = game.engine() if game.state else None
     outcome = engine.outcome() if engine is not None else None
     return words.history(
         list(Move.objects.filter(game=game).order_by("seq")), me=me, names=names, outcome=outcome
@@ -121,7 +120,7 @@ def test_the_last_move_line_reaches_back_past_a_page_of_preferences() -> None:
     idle = None
     while idle is None:  # a player the game does not wait for, whose preferences change nothing
         game = play(game, users, 1)
-        waiting = durak.Game.from_dict(game.state).waiting_for()
+        waiting = game.engine().waiting_for()
         idle = next((position for position in range(3) if position not in waiting), None)
     client = Client()
     client.force_login(users[1])

@@ -16,7 +16,6 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 
-import durak
 from games import services
 from games.models import Game, Seat
 from tests.factories import started_game
@@ -84,7 +83,7 @@ def test_a_move_updates_the_seats_in_place_unless_their_turn_flips() -> None:
         if game.status != Game.Status.ACTIVE:
             break
         assert game.state is not None
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         player = engine.waiting_for()[0]
         waited = dict(Seat.objects.filter(game=game).values_list("pk", "awaiting_move"))
         before = _counters("games_seat")

@@ -12,7 +12,6 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import formats, translation
 
-import durak
 from games import services
 from games.exceptions import IllegalMove, NotAllowed, StaleVersion, WrongStatus
 from games.models import Game, Seat
@@ -53,7 +52,7 @@ def test_a_player_resigns_and_is_the_fool_logged_as_their_choice() -> None:
     assert {s.position: s.result for s in game.seats.all()} == {0: Seat.Result.WON, 1: Seat.Result.FOOL}
     move = game.moves.get()
     assert move.position == 1 and move.action == {"type": "resign", "player": 1}
-    assert durak.Game.from_dict(game.state).end == {"reason": "resign", "player": 1}
+    assert game.engine().end == {"reason": "resign", "player": 1}
     call_command("check_replays", game.pk)
 
 

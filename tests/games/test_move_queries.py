@@ -27,7 +27,6 @@ from django.apps import apps as django_apps
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-import durak
 from accounts.models import User
 from games import services, write
 from games.models import Game, Move, Seat
@@ -95,7 +94,7 @@ def play_out(
         if game.status != Game.Status.ACTIVE:
             break
         assert game.state is not None
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         player = chooser.choice(engine.waiting_for())
         legal = engine.legal_json(player)
         action = legal[0] if first else chooser.choice(legal)
@@ -188,7 +187,7 @@ def test_a_move_costs_the_same_on_a_site_with_many_games_of_the_same_players() -
 
 def test_a_move_that_changes_no_seat_writes_none() -> None:
     game, users = started_game(players=2, seed=9)
-    engine = durak.Game.from_dict(game.state or {})
+    engine = game.engine()
     bystander = 1 - engine.waiting_for()[0]
     # A player's ``auto_pass`` preference, while the game waits for the other: no seat row changes.
     statements = move_statements(

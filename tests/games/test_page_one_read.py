@@ -15,7 +15,6 @@ from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 
-import durak
 from games import services
 from games.models import Game
 from tests.factories import LONGER_DEAL, started_game
@@ -31,7 +30,7 @@ def first_move(game: Game, users: list[Any]) -> None:
     def move() -> None:
         try:
             fresh = Game.objects.get(pk=game.pk)
-            engine = durak.Game.from_dict(fresh.state)
+            engine = fresh.engine()
             player = engine.waiting_for()[0]
             services.make_move(
                 user=users[player],

@@ -25,7 +25,6 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-import durak
 from accounts.models import User
 from durak_site.celery import app
 from games.models import Game
@@ -85,7 +84,7 @@ def play_through_the_api(game: Game, users: list[User]) -> tuple[list[int], int]
     for _ in range(1000):
         game.refresh_from_db()
         assert game.state is not None
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         player = engine.waiting_for()[0]
         action = {key: value for key, value in engine.legal_json(player)[0].items() if key != "player"}
         body = {"action": action, "expected_version": game.version}
@@ -130,7 +129,7 @@ def test_the_api_moves_answer_is_what_a_fresh_read_shows() -> None:
         if game.status != Game.Status.ACTIVE:
             break
         assert game.state is not None
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         player = engine.waiting_for()[0]
         action = {key: value for key, value in engine.legal_json(player)[0].items() if key != "player"}
         answer = clients[player].post(
@@ -166,7 +165,7 @@ def play_through_the_pages(game: Game, users: list[User]) -> tuple[list[int], li
         if game.status != Game.Status.ACTIVE:
             return moves, polls
         assert game.state is not None
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         player = engine.waiting_for()[0]
         action = engine.legal_json(player)[0]
         body = {"action": json.dumps(action), "expected_version": str(game.version)}

@@ -1,6 +1,5 @@
 import pytest
 
-import durak
 from games import selectors, services
 from games.exceptions import GameNotFound
 from games.models import Game
@@ -24,7 +23,7 @@ def test_game_get_missing() -> None:
 def test_game_view_for_a_player_and_a_spectator() -> None:
     game, users = started_game(deal=LONGER_DEAL)
     game = selectors.game_get(game_id=game.pk)
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     mine = selectors.game_view(game=game, user=users[0])
     assert mine.position == 0
     assert mine.view == engine.view(0)

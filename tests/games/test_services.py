@@ -106,7 +106,7 @@ def test_join_filling_the_last_seat_starts_the_game() -> None:
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     assert game.started_at is not None
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     expected = durak.Game.new(durak.Rules.preset("classic"), 2, 7, dealer=game.dealer)
     assert engine.to_dict() == expected.to_dict()
     waiting = set(engine.waiting_for())
@@ -185,7 +185,7 @@ def test_creator_starts_early_and_seats_are_renumbered() -> None:
         (game.creator, 0),
         (second, 1),
     ]
-    assert durak.Game.from_dict(game.state).players == 2
+    assert game.engine().players == 2
 
 
 def test_only_the_creator_may_start_early() -> None:
@@ -214,7 +214,7 @@ def test_start_a_started_game_is_refused() -> None:
 
 def test_stacked_deal_is_dealt() -> None:
     game, _ = started_game(deal=SHORT_DEAL)
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     assert engine.hands == [["6S", "7H"], ["8S"]]
     assert engine.trump == "C"
 
@@ -243,7 +243,7 @@ def test_make_move_applies_records_and_bumps_version(
     move = Move.objects.get(game=game)
     assert (move.seq, move.position) == (1, 0)
     assert move.action == {"type": "attack", "cards": ["6S"], "player": 0}
-    assert durak.Game.from_dict(game.state).table == [["6S", None]]
+    assert game.engine().table == [["6S", None]]
     assert list(game.seats.filter(awaiting_move=True).values_list("position", flat=True)) == [1]
 
 
@@ -389,7 +389,7 @@ def test_a_team_game_played_out_gives_every_seat_a_result() -> None:
     game, users = started_game(players=4, overrides={"teams": "partners"})
     game = play_moves(game, users, 400)
     assert game.status == Game.Status.FINISHED
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     assert engine.losing_team is not None or engine.loser is None
     for seat in game.seats.all():
         if engine.losing_team is None:

@@ -17,7 +17,7 @@ from django.urls import reverse
 
 import durak
 from accounts.models import User
-from durak.enchanted import ENCHANTED_STAGES, effect
+from durak import ENCHANTED_STAGES, effect
 from games import services
 from games.models import Game, Seat
 from games.presentation import action_button, build_table, card_marks, group_suit_choices
@@ -55,11 +55,6 @@ def post_move(client: Client, game: Game, action: dict[str, Any], version: int) 
         {"action": json.dumps(action), "expected_version": str(version)},
     )
     assert response.status_code == 302, response.content.decode()[:2000]
-
-
-def state_of(game: Game) -> dict[str, Any]:
-    assert game.state is not None
-    return dict(game.state)
 
 
 def text_of(page_html: str) -> str:
@@ -113,7 +108,7 @@ def test_a_partners_game_played_to_the_end_through_the_pages(monkeypatch: pytest
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
-        engine = durak.Game.from_dict(state_of(game))
+        engine = game.engine()
         # Every page every tenth move (no hidden card on any); else only the pages of the
         # players the engine waits for (the others' offer no move: checked on the tenth moves).
         watched = range(4) if move % 10 == 0 else engine.waiting_for()
@@ -129,7 +124,7 @@ def test_a_partners_game_played_to_the_end_through_the_pages(monkeypatch: pytest
     else:
         raise AssertionError("the game did not end")
 
-    engine = durak.Game.from_dict(state_of(game))
+    engine = game.engine()
     assert engine.over and engine.losing_team is not None
     losers: set[str] = {
         str(user.username) for position, user in enumerate(users) if position % 2 == engine.losing_team
@@ -210,7 +205,7 @@ def enchanted_game() -> tuple[Game, list[Any], list[Client]]:
 
 def test_an_enchanted_game_shows_its_cards_and_is_played_to_the_end_without_javascript() -> None:
     game, _users, (anna, boris, clara) = enchanted_game()
-    engine = durak.Game.from_dict(state_of(game))
+    engine = game.engine()
     for position, client in enumerate((anna, boris, clara, Client())):
         viewer = position if position < 3 else None
         assert_no_hidden_cards(
@@ -287,7 +282,7 @@ def test_the_rules_page_explains_every_enchanted_effect_in_the_engines_words() -
     response = Client().get(reverse("guide:index"))
     assert response.status_code == 200
     text = text_of(response.content.decode())
-    for rank in durak.enchanted.ENCHANTABLE_RANKS:
+    for rank in durak.ENCHANTABLE_RANKS:
         for suit in durak.SUITS:
             assert effect(rank + suit) in text
     assert "4 or 6 players" in text and "team A" in text

@@ -11,7 +11,6 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-import durak
 from games import services, tasks, timeouts, write
 from games.exceptions import GameError, StaleVersion, TimeExpired, WrongStatus
 from games.management.commands.check_replays import replay_mismatch
@@ -36,7 +35,7 @@ def finished(game: Game) -> Game | None:
 
 def assert_timed_out(game: Game, *, fool: int) -> None:
     assert game.status == Game.Status.FINISHED
-    end = durak.Game.from_dict(game.state).end
+    end = game.engine().end
     assert end == {"reason": "timeout", "player": fool}
     assert game.seats.get(position=fool).result == Seat.Result.FOOL
     timeouts = Move.objects.filter(game=game, action__type="timeout")
@@ -365,7 +364,7 @@ def test_the_sweep_rearms_only_the_deadlines_due_before_the_next_sweep() -> None
 @pytest.mark.django_db
 def test_each_change_gives_the_waited_for_players_a_deadline_from_the_engine() -> None:
     game, users = started_game(deal=LONGER_DEAL, move_time=timedelta(minutes=2))
-    waiting = durak.Game.from_dict(game.state).waiting_for()
+    waiting = game.engine().waiting_for()
     seats = {seat.position: seat for seat in game.seats.all()}
     for position, seat in seats.items():
         assert (seat.deadline is not None) == (position in waiting)
@@ -376,7 +375,7 @@ def test_each_change_gives_the_waited_for_players_a_deadline_from_the_engine() -
         action={"type": "attack", "cards": ["6S"]},
         expected_version=game.version,
     )
-    waiting = durak.Game.from_dict(game.state).waiting_for()
+    waiting = game.engine().waiting_for()
     seats = {seat.position: seat for seat in game.seats.all()}
     assert waiting == [1] or 1 in waiting
     assert seats[1].deadline is not None and seats[1].deadline > before
@@ -423,7 +422,7 @@ def test_the_gentle_rule_plays_a_safe_move_and_makes_a_fool_only_at_the_second_t
         if game.status == Game.Status.FINISHED:
             break
     assert game.status == Game.Status.FINISHED
-    end = durak.Game.from_dict(game.state).end
+    end = game.engine().end
     assert end == {"reason": "timeout", "player": 0}
     automatic = [
         move.events[0]["action"]["type"] for move in Move.objects.filter(game=game).order_by("seq")[:4]

@@ -18,7 +18,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-import durak
 from accounts.models import User
 from durak_site import live
 from games import selectors, services
@@ -36,7 +35,7 @@ def game_between(first: User, second: User, *, move_time: timedelta | None = Non
     game = GameFactory(creator=first, deal=LONGER_DEAL, move_time=move_time)
     services.game_join(user=second, game_id=game.pk)
     game.refresh_from_db()
-    assert durak.Game.from_dict(game.state).waiting_for() == [0]
+    assert game.engine().waiting_for() == [0]
     return game
 
 
@@ -163,7 +162,7 @@ def test_the_count_agrees_with_the_engine_also_for_throw_ins() -> None:
             game.refresh_from_db()
             if game.status != Game.Status.ACTIVE:
                 continue
-            engine = durak.Game.from_dict(game.state)
+            engine = game.engine()
             seated = {seat.position: seat.user_id for seat in game.seats.all()}
             needed = engine.must_act()
             several_needed += len(needed) > 1
@@ -190,7 +189,7 @@ def test_the_attacker_who_just_led_is_not_waited_for_but_may_throw_in_apart() ->
     led = game_between(me, other)
     waiting = game_between(me, UserFactory())
     play_moves(led, [me, other], 1)  # I lead 6♠; the defender holds the 6♣: I may throw in later
-    engine = durak.Game.from_dict(Game.objects.get(pk=led.pk).state)
+    engine = Game.objects.get(pk=led.pk).engine()
     assert engine.waiting_for() == [0, 1] and engine.must_act() == [1]
     turns = selectors.turns_waiting(user_id=me.pk)
     assert (turns.count, turns.first, turns.optional) == (1, (waiting.pk,), 1)
@@ -436,7 +435,7 @@ def test_every_player_whose_turn_flips_hears_the_new_count_on_their_channel(sett
     services.game_join(user=UserFactory(), game_id=game.pk)
     game.refresh_from_db()
     users = {seat.position: seat.user for seat in game.seats.select_related("user")}
-    engine = durak.Game.from_dict(game.state or {})
+    engine = game.engine()
     attacker = engine.waiting_for()[0]
     game = services.make_move(
         user=users[attacker],
@@ -444,7 +443,7 @@ def test_every_player_whose_turn_flips_hears_the_new_count_on_their_channel(sett
         action=engine.legal_json(attacker)[0],
         expected_version=game.version,
     )
-    engine = durak.Game.from_dict(game.state or {})
+    engine = game.engine()
     defender = engine.defender
     assert defender is not None
     defence = next(action for action in engine.legal_json(defender) if action["type"] == "defend")
@@ -454,7 +453,7 @@ def test_every_player_whose_turn_flips_hears_the_new_count_on_their_channel(sett
         services.make_move(
             user=users[defender], game_id=game.pk, action=defence, expected_version=game.version
         )
-        after = durak.Game.from_dict(Game.objects.get(pk=game.pk).state or {})
+        after = Game.objects.get(pk=game.pk).engine()
         flipped = {users[p].pk for p in users if (p in engine.waiting_for()) != (p in after.waiting_for())}
         assert live.user_channel(users[defender].pk) in {live.user_channel(pk) for pk in flipped}
         deadline = time.monotonic() + 60

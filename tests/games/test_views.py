@@ -167,7 +167,7 @@ def test_game_page_shows_my_hand_the_table_and_only_legal_controls() -> None:
     assert "Your move." in page
     for card in LONGER_DEAL["hands"][0]:
         assert f'data-pick="{card}"' in page
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     expected = [{k: v for k, v in a.items() if k != "player"} for a in engine.legal_json(0)]
     assert action_buttons(page) == expected
     assert 'data-card="9H"' in page  # the face-up trump
@@ -352,7 +352,7 @@ def test_two_players_finish_a_whole_game_through_the_pages() -> None:
         pytest.fail("the game did not end")
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    fool = durak.Game.from_dict(game.state).loser
+    fool = game.engine().loser
     assert fool is not None
     assert game.seats.get(position=fool).result == Seat.Result.FOOL
     assert "you are the fool" in pages[fool]

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import translation
 
 import durak
-from durak.enchanted import ENCHANTABLE_RANKS
+from durak import ENCHANTABLE_RANKS
 from durak_site import engine_text
 from guide import presentation
 
@@ -138,7 +138,7 @@ def test_enchanted_and_teams_anchors_explain_every_effect_on_the_index_and_the_b
         for rank in ENCHANTABLE_RANKS:
             assert f'id="enchanted-{rank}"' in page
             for suit in durak.SUITS:
-                assert durak.enchanted.effect(rank + suit) in text
+                assert durak.effect(rank + suit) in text
     _, index = get(reverse("guide:index"), "en")
     assert 'id="teams"' in index and "4 or 6 players" in text_of(index)
 

@@ -8,7 +8,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-import durak
 from accounts.models import ApiToken
 from chat.models import ChatMessage
 from durak_site import dates
@@ -189,7 +188,7 @@ def test_suspend_a_user_ends_their_games_sessions_and_tokens(mod_client: Client,
     last = Move.objects.filter(game=game).order_by("-seq").first()
     assert last is not None and last.action == {"type": "resign", "player": 0} and last.position is None
     assert game.seats.get(user=alice).result == Seat.Result.FOOL
-    assert durak.Game.from_dict(game.state).end == {"reason": "resign", "player": 0}
+    assert game.engine().end == {"reason": "resign", "player": 0}
     # Carol's game is not touched; Alice left the open one.
     other.refresh_from_db()
     assert other.status == "active"
@@ -234,7 +233,7 @@ def test_suspend_for_good_in_a_team_game_makes_the_team_lose(mod_client: Client,
     )
     assert Sanction.objects.get(user=users[1]).ends_at is None
     game.refresh_from_db()
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     assert game.status == "finished"
     assert engine.end is not None and engine.end["reason"] == "resign" and engine.end["player"] == 1
     fools = set(game.seats.filter(result=Seat.Result.FOOL).values_list("position", flat=True))
@@ -267,7 +266,7 @@ def test_abort_a_game(mod_client: Client, moderator: Any) -> None:
 
 def test_settle_a_stalled_game(mod_client: Client, moderator: Any) -> None:
     game, users = started_game(deal=LONGER_DEAL)
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     waited_on = engine.waiting_for()[0]
     run_action(mod_client, "games_game", "settle_games", [game.pk], reason="nobody moved for a month")
     game.refresh_from_db()
@@ -329,7 +328,7 @@ def test_game_page_in_the_admin_has_seats_move_log_and_links_but_no_hidden_cards
     page = mod_client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
     assert users[0].username in page and users[1].username in page
     assert reverse("games:detail", args=[game.pk]) in page
-    assert_no_hidden_cards(page, durak.Game.from_dict(game.state), None)
+    assert_no_hidden_cards(page, game.engine(), None)
     game = play_moves(game, users, 1)
     page = mod_client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
     first = Move.objects.get(game=game, seq=1)

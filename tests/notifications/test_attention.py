@@ -15,7 +15,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
-import durak
 from accounts.models import User
 from games import services
 from games.models import Game, Seat
@@ -86,7 +85,7 @@ def test_no_your_move_is_written_mailed_or_pushed_while_the_page_is_open_and_vis
     move(game, bob, {"type": "attack", "cards": ["9D"]})
     move(game, alice, {"type": "take"})
     game.refresh_from_db()
-    assert Seat.objects.get(game=game, user=bob).must_move, durak.Game.from_dict(game.state).must_act()
+    assert Seat.objects.get(game=game, user=bob).must_move, game.engine().must_act()
     [row] = turns(bob, game)
     assert row.read_at is None and queued["email"][-1] == row.pk
 
@@ -132,7 +131,7 @@ def test_a_players_turns_in_a_game_fold_into_one_row_with_their_count(queued: di
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         before = {s.user_id: s.must_move for s in Seat.objects.filter(game=game)}
         player = engine.must_act()[0]
         move(game, users[player], engine.legal_json(player)[0])
@@ -187,7 +186,7 @@ def test_a_read_turn_folds_again_from_one_and_one_that_went_out_stays(queued: di
         game.refresh_from_db()
         if len(turns(bob, game)) > 1 or game.status != Game.Status.ACTIVE:
             break
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         player = engine.must_act()[0]
         move(game, (alice, bob)[player], engine.legal_json(player)[0])
     rows = turns(bob, game)

@@ -20,7 +20,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-import durak
 from accounts.models import User
 from games import services
 from games.models import Game, Seat
@@ -86,7 +85,7 @@ def first_move(game: Game, users: list[User]) -> Game:
     """The first legal action of the first player the engine waits for."""
     game.refresh_from_db()
     assert game.state is not None
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     player = engine.waiting_for()[0]
     return services.make_move(
         user=users[player],

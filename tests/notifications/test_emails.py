@@ -10,7 +10,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-import durak
 from games import selectors, services
 from games.exceptions import NotAllowed
 from games.models import Game, Seat
@@ -47,7 +46,7 @@ def visit(user: Any, game: Game) -> None:
 def step(game: Game, users: list[Any]) -> None:
     """One move: the first legal action of the first player the engine waits for."""
     game.refresh_from_db()
-    engine = durak.Game.from_dict(game.state)
+    engine = game.engine()
     player = engine.waiting_for()[0]
     services.make_move(
         user=users[player],

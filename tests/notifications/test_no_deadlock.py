@@ -43,7 +43,6 @@ from aiosmtpd.controller import Controller
 from django.db import connection, transaction
 from django.utils import timezone
 
-import durak
 from accounts.models import User
 from games import services
 from games.exceptions import TimeExpired
@@ -437,7 +436,7 @@ def test_many_moves_with_a_worker_mailing_through_a_slow_server_no_deadlock_each
                         players=rng.choice([2, 2, 3]), seed=rng.randrange(2**40), move_time=timedelta(hours=1)
                     )
             assert game.state is not None
-            engine = durak.Game.from_dict(game.state)
+            engine = game.engine()
             player = rng.choice(engine.waiting_for())
             try:
                 seat = Seat.objects.get(game=game, position=player)

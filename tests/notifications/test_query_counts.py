@@ -15,7 +15,6 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-import durak
 from accounts.models import User
 from games.models import Game, Seat
 from notifications import queue
@@ -167,7 +166,7 @@ def test_a_start_costs_two_statements_and_an_end_one(queued: dict[str, list[int]
     finished, players = started_game(deal=SHORT_DEAL)
     finished = play_moves(finished, players, 5)
     assert finished.status == Game.Status.FINISHED
-    outcome = durak.Game.from_dict(finished.state).outcome()
+    outcome = finished.engine().outcome()
     assert outcome is not None
     Notification.objects.filter(game=finished).delete()
     seats = seats_of(finished)

@@ -127,4 +127,4 @@ def test_a_running_game_is_never_replayed_or_exported_and_its_seed_stays_secret(
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert game.seed_hash in page
     assert not shows_number(page, game.seed)
-    assert_no_hidden_cards(page, durak.Game.from_dict(game.state), 0)
+    assert_no_hidden_cards(page, game.engine(), 0)

@@ -20,7 +20,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import durak
 from guide import tutorial
 
 from .world import World
@@ -87,7 +86,7 @@ def a_legal_move(world: World) -> dict[str, Any]:
     """The move the running game waits for: what an owner's request would do."""
     world.running.refresh_from_db()
     assert world.running.state is not None
-    engine = durak.Game.from_dict(world.running.state)
+    engine = world.running.engine()
     player = engine.waiting_for()[0]
     return {"action": engine.legal_json(player)[0], "expected_version": world.running.version}
 

@@ -33,7 +33,6 @@ from django.db import models
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-import durak
 from accounts.models import User
 from games.models import Game, Move
 from moderation import services as moderation_services
@@ -324,7 +323,7 @@ def test_search_reads_only_the_declared_search_fields(world: World, root: Client
     request = RequestFactory().get("/")
     request.user = User.objects.get(username="root")
     assert world.running.state is not None
-    engine = durak.Game.from_dict(world.running.state)
+    engine = world.running.engine()
     guesses = [
         (str(world.running.seed), str(world.running.seed + 1)),
         (engine.hands[1][0], engine.hands[0][0]),
@@ -359,7 +358,7 @@ def test_no_list_depends_on_a_running_games_cards_or_seed(
     user: two requests that differ only in the guessed card, seed or token get the same 400."""
     running = world.running
     assert running.state is not None
-    engine = durak.Game.from_dict(running.state)
+    engine = running.engine()
     held = engine.hands[1][0]
     not_held = engine.hands[0][0]
     top = engine.stock[0]

@@ -22,7 +22,6 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-import durak
 from accounts.models import User
 from chat.models import ChatMessage
 from games import selectors, services, versions
@@ -54,7 +53,7 @@ def _action(game: Game, *, api: bool) -> dict[str, Any]:
     """A move the game waits for (so only who asks can make it fail), else a plausible one."""
     action: dict[str, Any] = {"type": "take"}
     if game.status == Game.Status.ACTIVE and game.state is not None:
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         action = engine.legal_json(engine.waiting_for()[0])[0]
     if api:
         return {
@@ -291,7 +290,7 @@ def test_a_moderators_view_and_a_players_move_are_not_refused(world: World) -> N
     and a moderator (who reads the game in the admin) may open its page and replay."""
     game = world.games["running"]
     assert game.state is not None
-    mover = game.seats.get(position=durak.Game.from_dict(game.state).waiting_for()[0]).user
+    mover = game.seats.get(position=game.engine().waiting_for()[0]).user
     response = _send(world.clients[mover.username], "games:move", game.pk, CALLS["games:move"](game)[0])
     assert response.status_code == 302
     assert Game.objects.get(pk=game.pk).version == game.version + 1

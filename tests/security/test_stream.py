@@ -201,7 +201,7 @@ def play_to_the_end(game: Game, users: list[User], chat_at: int) -> int:
             chat_services.chat_post(user=users[0], game=game, text="psst, 9H")
             chat_services.chat_post(user=spectator, game=game, text="go on")
         assert game.state is not None
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         player = engine.waiting_for()[0]
         services.make_move(
             user=users[player],
@@ -287,7 +287,7 @@ def test_a_move_succeeds_while_the_live_redis_is_down(
 ) -> None:
     settings.LIVE_REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
     game, users = started_game(deal=DEALS["KS"])
-    engine = durak.Game.from_dict(game.state or {})
+    engine = game.engine()
     player = engine.waiting_for()[0]
     moved = services.make_move(
         user=users[player],
@@ -328,7 +328,7 @@ def test_a_lost_subscription_ends_the_streams_and_new_ones_come_once_it_is_back(
     second = SseReader(site, session, [f"game-{game.pk}"])
     try:
         second.wait_for("stream-open")
-        engine = durak.Game.from_dict(game.state or {})
+        engine = game.engine()
         player = engine.waiting_for()[0]
         services.make_move(
             user=users[player],

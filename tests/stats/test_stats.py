@@ -309,10 +309,9 @@ def test_a_team_game_counts_places_and_losses_and_rebuilds_to_the_live_numbers()
 def test_a_finished_game_is_counted_once() -> None:
     game, users = started_game(deal=DRAW_DEAL)
     game = play_script(game, users, DRAW_MOVES)
-    import durak
 
     seats = list(game.seats.all())
-    stats_services.game_finished(game=game, seats=seats, engine=durak.Game.from_dict(game.state))
+    stats_services.game_finished(game=game, seats=seats, engine=game.engine())
     assert overall(users[0]).games == 1
 
 

@@ -11,7 +11,6 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-import durak
 from games import services as game_services
 from games.exceptions import InvalidRules, NotAllowed
 from games.models import Game, Seat
@@ -191,7 +190,7 @@ def time_out(game: Game, sleeper: Any) -> None:
             continue
         seat = waiting[0]
         assert game.state is not None
-        engine = durak.Game.from_dict(game.state)
+        engine = game.engine()
         action = engine.legal_json(seat.position)[0]
         game_services.make_move(user=seat.user, game_id=game.pk, action=action, expected_version=game.version)
 
