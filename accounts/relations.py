@@ -78,6 +78,16 @@ def blocked_pairs(user_ids: Collection[int]) -> set[frozenset[int]]:
     return {frozenset(row) for row in rows}
 
 
+def friend_pairs(user_ids: Collection[int]) -> set[frozenset[int]]:
+    """Every pair of ``user_ids`` who are friends: one query."""
+    if len(user_ids) < 2:
+        return set()
+    rows = Friendship.objects.filter(user_id__in=user_ids, friend_id__in=user_ids).values_list(
+        "user_id", "friend_id"
+    )
+    return {frozenset(row) for row in rows}
+
+
 def block_with(user_id: int, other: str = "pk") -> Q:
     """A ``Q`` over a model whose ``other`` names a user: a block between them and ``user_id``
     (either way), as an ``EXISTS`` for one query whatever the number of blocks."""

@@ -1,10 +1,11 @@
-"""The club over the API: friends, friend requests, blocks and private notes.
+"""The club over the API: friends, friend requests, blocks, private notes and privacy.
 
 Thin views over ``accounts.relations``, the same rules as the pages: a refusal is its
 ``RelationError`` (400, code ``relation_error``, ``api.exceptions``), a player who does not
 exist is a 404. A block is silent here too: a friend request to a player who blocked you is
 answered like any other, and nothing in an answer says who blocked you. Notes are the caller's
-own: no endpoint reads anyone else's.
+own: no endpoint reads anyone else's. The privacy settings go through the settings page's own
+form (``accounts.forms.PrivacyForm``), so both accept and refuse the same values.
 """
 
 from typing import Any
@@ -19,7 +20,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import relations
-from accounts.models import Block, FriendRequest, Friendship, PlayerNote, User
+from accounts.forms import PrivacyForm
+from accounts.models import INVITES_FROM, PRESENCE_TO, Block, FriendRequest, Friendship, PlayerNote, User
 
 from .serializers import ErrorSerializer, reliability_field
 from .views import caller, errors
@@ -41,7 +43,7 @@ class PlayerRefSerializer(serializers.Serializer[Any]):
     bot = serializers.BooleanField(source="is_bot")
     reliability = reliability_field()
     reliability_games = serializers.IntegerField(
-        help_text="Finished games with another person counted (at most 50)."
+        help_text="Finished rated games with another person counted (at most 50)."
     )
 
 
@@ -299,3 +301,45 @@ class NoteView(APIView):
         if about.pk != caller(request).pk:
             relations.note_set(author=caller(request), about=about, text="")
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PrivacySerializer(serializers.Serializer[Any]):
+    presence_to = serializers.ChoiceField(
+        choices=[value for value, _label in PRESENCE_TO],
+        required=False,
+        help_text="Who sees whether you are online now and the day you were last seen.",
+    )
+    invites_from = serializers.ChoiceField(
+        choices=[value for value, _label in INVITES_FROM],
+        required=False,
+        help_text="Who may invite you to a game.",
+    )
+
+
+class PrivacyView(APIView):
+    @extend_schema(responses={200: PrivacySerializer, **errors()}, tags=["privacy"])
+    def get(self, request: Request) -> Response:
+        """Your privacy settings, as on the settings page."""
+        return Response(PrivacySerializer(caller(request)).data)
+
+    @extend_schema(
+        request=PrivacySerializer,
+        responses={
+            200: PrivacySerializer,
+            400: OpenApiResponse(ErrorSerializer, description="A value that is not one of the choices."),
+            **errors(),
+        },
+        tags=["privacy"],
+    )
+    def patch(self, request: Request) -> Response:
+        """Change your privacy settings; a setting left out keeps its value. Blocked players
+        never see your presence nor may invite you, whatever these say."""
+        me = caller(request)
+        data = request.data if isinstance(request.data, dict) else {}
+        form = PrivacyForm(data, instance=me)
+        if not form.is_valid():
+            raise serializers.ValidationError(
+                {name: [str(message) for message in messages] for name, messages in form.errors.items()}
+            )
+        form.save()
+        return Response(PrivacySerializer(me).data)

@@ -91,10 +91,10 @@ def time_control_of(game: Game) -> dict[str, Any] | None:
 
 def reliability_field(source: str | None = None) -> serializers.IntegerField:
     """A player's reliability (``games.reliability``): the percent of their last 50 finished
-    games with another person that they saw to the end; null while they are new (fewer than 10
+    rated games with another person that they saw to the end; null while they are new (fewer than 10
     such games) or a computer."""
     words = (
-        "Percent of the player's last 50 finished games with another person that they did not "
+        "Percent of the player's last 50 finished rated games with another person that they did not "
         "leave (by a timeout, a resignation or a claim against them); null while they have fewer "
         "than 10 such games (new), and for computers."
     )
@@ -465,7 +465,7 @@ class UserSerializer(serializers.Serializer[Any]):
     games_waiting = serializers.IntegerField(help_text="Running games waiting for your move.")
     reliability = reliability_field()
     reliability_games = serializers.IntegerField(
-        help_text="Finished games with another person counted (at most 50)."
+        help_text="Finished rated games with another person counted (at most 50)."
     )
     reliability_left = serializers.IntegerField(
         help_text="Of those, the games you left: ran out of time, resigned, or had claimed against you."

@@ -11,6 +11,7 @@ urlpatterns = [
     path("tokens/<int:token_id>/", tokens.TokenDetailView.as_view(), name="token_detail"),
     path("tokens/revoke-all/", tokens.TokenRevokeAllView.as_view(), name="tokens_revoke_all"),
     path("me/", views.MeView.as_view(), name="me"),
+    path("me/privacy/", relations.PrivacyView.as_view(), name="privacy"),
     path("games/", views.GameListView.as_view(), name="games"),
     path("games/<int:game_id>/", views.GameDetailView.as_view(), name="game"),
     path("games/<int:game_id>/join/", views.GameJoinView.as_view(), name="join"),

@@ -25,6 +25,7 @@ join, and are then told what applies to them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -236,6 +237,12 @@ def _rating_refusal(low: int | None, high: int | None, rating: float | None) -> 
             "rating": f"{rating:.1f}".replace("-", "\u2212"),
         }
     return None
+
+
+def rating_in(user_id: int, rules: Mapping[str, Any]) -> float | None:
+    """The player's rating as shown in the mode of a game of ``rules`` (None: not rated in it
+    yet), as a rating range reads it: Play now's seekers' ranges (``matchmaking``) too."""
+    return _ratings_of(user_id).in_rules(rules)
 
 
 def _ratings_of(user_id: int) -> hooks.ShownRatings:

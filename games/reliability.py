@@ -1,9 +1,10 @@
 """Reliability: how often a player sees their games to the end.
 
 **What counts.** A player's *counted* games are their last ``RELIABILITY_WINDOW`` (50) finished
-games (``Game.Status.FINISHED``, the newest by ``finished_at`` first) that had at least one
-other person at the table: a game against computers only does not count, and an aborted game
-never does (it has no result). Of those, the player *left* the ones whose seat has a
+rated games (``Game.Status.FINISHED`` and ``Game.rated``, the newest by ``finished_at`` first)
+that had at least one other person at the table: an unrated game (an unrated tournament's)
+does not count, nor does a game against computers only, and an aborted game never does (it
+has no result). Of those, the player *left* the ones whose seat has a
 ``Seat.left_by``: they ran out of time, resigned, or had the game claimed against them (the
 engine's ``Outcome.reason`` and ``Outcome.player``, copied by ``games.write``).
 
@@ -47,7 +48,7 @@ def counted_seats(user_id: int) -> QuerySet[Seat]:
         user_id=user_id
     )
     return (
-        Seat.objects.filter(user_id=user_id, game__status=Game.Status.FINISHED)
+        Seat.objects.filter(user_id=user_id, game__status=Game.Status.FINISHED, game__rated=True)
         .filter(Exists(other_person))
         .order_by("-game__finished_at", "-game_id")[:RELIABILITY_WINDOW]
     )

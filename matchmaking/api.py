@@ -20,6 +20,7 @@ from accounts.models import BOT_LEVELS
 from api.serializers import ErrorSerializer
 from api.views import caller, errors
 from games.forms import TIME_CONTROLS
+from games.limits import JOIN_LANGUAGES, limits_errors
 
 from . import selectors, services
 from .models import QueueEntry
@@ -58,6 +59,38 @@ class QueueJoinSerializer(serializers.Serializer[Any]):
         help_text="Pair only with players whose reliability is at least this many percent "
         "(new players have none: not them); null or left out: anyone.",
     )
+    friends_only = serializers.BooleanField(
+        required=False, default=False, help_text="Pair only with your friends."
+    )
+    rating_min = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Pair only with players rated at least this in the game's mode (unrated: not them).",
+    )
+    rating_max = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Pair only with players rated at most this in the game's mode (unrated: not them).",
+    )
+    language = serializers.ChoiceField(
+        choices=["", *(code for code, _name in JOIN_LANGUAGES)],
+        required=False,
+        default="",
+        help_text="Pair only with players who use the site in this language; empty: any.",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        wrong = limits_errors(
+            min_reliability=attrs.get("min_reliability"),
+            rating_min=attrs.get("rating_min"),
+            rating_max=attrs.get("rating_max"),
+            language=attrs.get("language") or "",
+        )
+        if wrong:
+            raise serializers.ValidationError({name: [message] for name, message in wrong.items()})
+        return attrs
 
 
 class QueuePlayerSerializer(serializers.Serializer[Any]):
@@ -84,6 +117,10 @@ class QueueSerializer(serializers.Serializer[Any]):
     fill_after_seconds = serializers.IntegerField(allow_null=True)
     bot_level = serializers.CharField(allow_null=True)
     min_reliability = serializers.IntegerField(allow_null=True)
+    friends_only = serializers.BooleanField(allow_null=True)
+    rating_min = serializers.IntegerField(allow_null=True)
+    rating_max = serializers.IntegerField(allow_null=True)
+    language = serializers.CharField(allow_null=True)
     joined_at = serializers.DateTimeField(allow_null=True)
     game = serializers.IntegerField(allow_null=True, help_text="The game found, once matched.")
     waiting_with = QueuePlayerSerializer(many=True, help_text="The others waiting for the same game.")
@@ -104,6 +141,10 @@ def queue_data(request: Request, joined: QueueEntry | None = None) -> dict[str, 
         "fill_after_seconds": None,
         "bot_level": None,
         "min_reliability": None,
+        "friends_only": None,
+        "rating_min": None,
+        "rating_max": None,
+        "language": None,
         "joined_at": None,
         "game": None,
         "waiting_with": [
@@ -121,6 +162,10 @@ def queue_data(request: Request, joined: QueueEntry | None = None) -> dict[str, 
             fill_after_seconds=None if entry.fill_after is None else int(entry.fill_after.total_seconds()),
             bot_level=entry.bot_level,
             min_reliability=entry.min_reliability,
+            friends_only=entry.friends_only,
+            rating_min=entry.rating_min,
+            rating_max=entry.rating_max,
+            language=entry.language,
             joined_at=entry.joined_at,
             game=entry.game_id if entry.status == QueueEntry.Status.MATCHED else None,
         )
@@ -160,6 +205,10 @@ class QueueView(APIView):
             fill_after=None if seconds is None else timedelta(seconds=seconds),
             bot_level=body.validated_data["bot_level"],
             min_reliability=body.validated_data.get("min_reliability"),
+            friends_only=body.validated_data.get("friends_only", False),
+            rating_min=body.validated_data.get("rating_min"),
+            rating_max=body.validated_data.get("rating_max"),
+            language=body.validated_data.get("language") or "",
         )
         return Response(queue_data(request, joined=entry), status=status.HTTP_201_CREATED)
 

@@ -10,6 +10,7 @@ import durak
 from accounts.models import BOT_LEVELS
 from durak_site.engine_text import preset_name
 from games.forms import TIME_CONTROLS
+from games.limits import JOIN_LANGUAGES
 
 from .services import DEFAULT_BOT_LEVEL, PLAYER_COUNTS
 
@@ -64,6 +65,24 @@ class PlayNowForm(forms.Form):
             "max_value": gettext_lazy("The minimum reliability must be between 0 and 100."),
             "invalid": gettext_lazy("Enter a whole number."),
         },
+    )
+
+    # The other join limits of a game (games.limits), on the seeker's side: the same words.
+    friends_only = forms.BooleanField(label=gettext_lazy("Friends only"), required=False)
+    rating_min = forms.IntegerField(
+        label=gettext_lazy("Lowest rating"),
+        required=False,
+        error_messages={"invalid": gettext_lazy("Enter a whole number.")},
+    )
+    rating_max = forms.IntegerField(
+        label=gettext_lazy("Highest rating"),
+        required=False,
+        error_messages={"invalid": gettext_lazy("Enter a whole number.")},
+    )
+    language = forms.ChoiceField(
+        label=gettext_lazy("Site language"),
+        required=False,
+        choices=[("", gettext_lazy("any")), *JOIN_LANGUAGES],
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -38,6 +38,20 @@ class QueueEntry(models.Model):
         blank=True,
         help_text="Pair only with players whose reliability is at least this many percent; empty: anyone.",
     )
+    # The seeker's side of a game's join limits (games.limits): each must hold both ways.
+    friends_only = models.BooleanField(default=False, help_text="Pair only with friends of this player.")
+    rating_min = models.SmallIntegerField(
+        null=True, blank=True, help_text="Pair only with players rated at least this in the game's mode."
+    )
+    rating_max = models.SmallIntegerField(
+        null=True, blank=True, help_text="Pair only with players rated at most this in the game's mode."
+    )
+    language = models.CharField(
+        max_length=8,
+        blank=True,
+        default="",
+        help_text="Pair only with players using the site in it; empty: any.",
+    )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
     joined_at = models.DateTimeField()
     fill_at = models.DateTimeField(

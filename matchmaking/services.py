@@ -22,6 +22,7 @@ a game, a seat or a notification asks for it.
 
 import logging
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import connection, transaction
@@ -31,10 +32,11 @@ from django.utils.translation import gettext as _
 import durak
 from accounts import presence
 from accounts.models import BOT_LEVELS, User
-from accounts.relations import blocked_pairs
+from accounts.relations import blocked_pairs, friend_pairs
 from durak_site import live
 from durak_site.celery import app, publish_on_commit
 from durak_site.engine_text import engine_message
+from games import limits
 from games import services as game_services
 from games.exceptions import InvalidRules, NotAllowed, WrongStatus
 from games.forms import TIME_CONTROLS
@@ -102,13 +104,21 @@ def queue_join(
     fill_after: timedelta | None = None,
     bot_level: str = DEFAULT_BOT_LEVEL,
     min_reliability: int | None = None,
+    friends_only: bool = False,
+    rating_min: int | None = None,
+    rating_max: int | None = None,
+    language: str = "",
 ) -> QueueEntry:
     """Wait for a game of ``preset`` with ``num_players`` players and ``time_control``; replaces
     the player's entry, if any. Pairs at once when enough players wait (the entry comes back
     ``matched``, naming its game). ``fill_after``: let computer players take the empty seats once
     the player has waited that long (None: people only; zero: at once). ``min_reliability``:
     pair them only with players whose reliability is at least this (new players have none: not
-    them); whoever pairs, nobody is seated with a player either of them blocked (``_pair_locked``).
+    them); ``friends_only``, ``rating_min``/``rating_max`` (in the rules' mode; unrated players
+    are outside any range) and ``language``: the other filters of a game's join limits
+    (``games.limits``), checked by its ``limits_errors``. Two players are paired only when each
+    passes the other's filters; whoever pairs, nobody is seated with a player either of them
+    blocked (``_pair_locked``).
 
     Takes the queue lock (module docstring), then, when computer players may fill in, the
     player's row (``games.services.check_bot_games``: ``TooManyBotGames`` when they have
@@ -123,10 +133,11 @@ def queue_join(
         fill_after=fill_after,
         bot_level=bot_level,
     )
-    if min_reliability is not None and not 0 <= min_reliability <= 100:
-        raise InvalidRules(
-            _("The minimum reliability must be between %(low)s and %(high)s.") % {"low": 0, "high": 100}
-        )
+    wrong = limits.limits_errors(
+        min_reliability=min_reliability, rating_min=rating_min, rating_max=rating_max, language=language
+    )
+    if wrong:
+        raise InvalidRules(next(iter(wrong.values())))
     if user.is_bot or not user.is_active:
         raise NotAllowed(_("Only people can wait for a game."))
     presence.touch(user)  # before the lock: joining is being active, and the queue reads it
@@ -146,6 +157,10 @@ def queue_join(
             bot_level=bot_level,
             fill_after=fill_after,
             min_reliability=min_reliability,
+            friends_only=friends_only,
+            rating_min=rating_min,
+            rating_max=rating_max,
+            language=language,
             joined_at=now,
             fill_at=None if fill_after is None else now + fill_after,
         )
@@ -204,7 +219,8 @@ def _pair_locked(bucket: Bucket, *, now: datetime) -> list[Game]:
 
     In the order they joined, each player goes to the first table forming that takes them: one
     where nobody and they are kept apart by a block (``accounts.relations.blocked_pairs``, one
-    query a pass) and where each one's ``min_reliability`` holds for the other (``_suit``). A
+    query a pass) and where each one's filters hold for the other (``_suit``): the friendships
+    are read in one query and the ratings in one per player, only when someone asked for them. A
     table that fills starts; the others wait on. The players whose computer fill is due are
     seated the same way, with computer players in the seats left."""
     preset, num_players, time_control = bucket
@@ -223,9 +239,9 @@ def _pair_locked(bucket: Bucket, *, now: datetime) -> list[Game]:
         QueueEntry.objects.filter(pk__in=[entry.pk for entry in gone]).delete()
         waiting = [entry for entry in waiting if entry not in gone]
     if len(waiting) >= num_players or any(entry.fill_at is not None for entry in waiting):
-        apart = blocked_pairs([entry.user_id for entry in waiting])
+        apart = _Apart.read(waiting, preset=preset)
     else:
-        apart = set()
+        apart = _Apart()
     games = []
     tables: list[list[QueueEntry]] = []
     for entry in waiting:
@@ -259,15 +275,53 @@ def _pair_locked(bucket: Bucket, *, now: datetime) -> list[Game]:
     return games
 
 
-def _suit(entry: QueueEntry, table: list[QueueEntry], apart: set[frozenset[int]]) -> bool:
+@dataclass
+class _Apart:
+    """What keeps the waiting players of a pass apart, read once: the blocked pairs, the
+    friendships (only if someone wants friends only) and the ratings in the bucket's mode (only
+    of the players, if someone wants a range)."""
+
+    blocked: set[frozenset[int]] = field(default_factory=set)
+    friends: set[frozenset[int]] = field(default_factory=set)
+    ratings: dict[int, float | None] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, waiting: list[QueueEntry], *, preset: str) -> "_Apart":
+        ids = [entry.user_id for entry in waiting]
+        friends = friend_pairs(ids) if any(entry.friends_only for entry in waiting) else set()
+        ratings: dict[int, float | None] = {}
+        if any(entry.rating_min is not None or entry.rating_max is not None for entry in waiting):
+            rules = game_services.build_rules(preset=preset).to_dict()
+            ratings = {user_id: limits.rating_in(user_id, rules) for user_id in ids}
+        return cls(blocked_pairs(ids), friends, ratings)
+
+
+def _suit(entry: QueueEntry, table: list[QueueEntry], apart: _Apart) -> bool:
     """Whether ``entry`` may sit with everyone at ``table``: no block between them either way,
-    and each one's minimum reliability met by the other."""
+    and each one's filters met by the other."""
     return all(
-        frozenset((entry.user_id, other.user_id)) not in apart
-        and _reliable_enough(other.user, entry.min_reliability)
-        and _reliable_enough(entry.user, other.min_reliability)
+        frozenset((entry.user_id, other.user_id)) not in apart.blocked
+        and _accepts(entry, other.user, apart)
+        and _accepts(other, entry.user, apart)
         for other in table
     )
+
+
+def _accepts(entry: QueueEntry, user: User, apart: _Apart) -> bool:
+    """Whether ``user`` passes the filters ``entry``'s player set (``games.limits``' rules)."""
+    if entry.friends_only and frozenset((entry.user_id, user.pk)) not in apart.friends:
+        return False
+    if entry.language and entry.language != user.language:
+        return False
+    if entry.rating_min is not None or entry.rating_max is not None:
+        rating = apart.ratings.get(user.pk)
+        if rating is None:
+            return False
+        if (entry.rating_min is not None and rating < entry.rating_min) or (
+            entry.rating_max is not None and rating > entry.rating_max
+        ):
+            return False
+    return _reliable_enough(user, entry.min_reliability)
 
 
 def _reliable_enough(user: User, minimum: int | None) -> bool:

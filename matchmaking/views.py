@@ -71,6 +71,10 @@ def _join(request: HttpRequest) -> HttpResponse:
                 fill_after=form.wait(),
                 bot_level=form.cleaned_data.get("bot_level") or services.DEFAULT_BOT_LEVEL,
                 min_reliability=form.cleaned_data.get("min_reliability"),
+                friends_only=bool(form.cleaned_data.get("friends_only")),
+                rating_min=form.cleaned_data.get("rating_min"),
+                rating_max=form.cleaned_data.get("rating_max"),
+                language=form.cleaned_data.get("language") or "",
             )
         except GameError as error:
             form.add_error(None, error.message)

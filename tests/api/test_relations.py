@@ -133,6 +133,33 @@ def test_notes_are_their_authors_alone(anna: User, boris: User) -> None:
     assert not PlayerNote.objects.exists()
 
 
+def test_privacy_read_and_changed_as_on_the_settings_page(anna: User, boris: User) -> None:
+    a = token_client(anna)
+    assert a.get("/api/me/privacy/").json() == {"presence_to": "everyone", "invites_from": "everyone"}
+    changed = a.patch("/api/me/privacy/", {"presence_to": "nobody"}, format="json")
+    assert changed.status_code == 200
+    assert changed.json() == {"presence_to": "nobody", "invites_from": "everyone"}  # left out: kept
+    changed = a.patch("/api/me/privacy/", {"invites_from": "friends"}, format="json")
+    assert changed.json() == {"presence_to": "nobody", "invites_from": "friends"}
+    anna.refresh_from_db()
+    assert (anna.presence_to, anna.invites_from) == ("nobody", "friends")
+    # The rules read the settings, whichever way they were changed.
+    assert relations.presence_of(viewer=boris, subject=anna) is None
+    assert not relations.may_invite(inviter=boris, invitee=anna)
+    assert token_client(boris).get("/api/me/privacy/").json()["presence_to"] == "everyone"  # own only
+
+
+def test_a_privacy_value_not_offered_is_refused_and_changes_nothing(anna: User) -> None:
+    a = token_client(anna)
+    wrong = a.patch("/api/me/privacy/", {"presence_to": "strangers", "invites_from": "nobody"}, format="json")
+    assert wrong.status_code == 400
+    body = wrong.json()
+    assert body["code"] == "invalid" and set(body["errors"]) == {"presence_to", "invites_from"}
+    assert all(isinstance(message, str) for messages in body["errors"].values() for message in messages)
+    anna.refresh_from_db()
+    assert (anna.presence_to, anna.invites_from) == ("everyone", "everyone")
+
+
 def test_reliability_in_me_and_in_the_seats(anna: User, boris: User) -> None:
     User.objects.filter(pk=anna.pk).update(reliability_games=20, reliability_left=1)
     me = token_client(anna).get("/api/me/").json()
@@ -159,6 +186,8 @@ def test_every_endpoint_wants_a_log_in(anna: User) -> None:
         ("get", "/api/notes/anna/"),
         ("put", "/api/notes/anna/"),
         ("delete", "/api/notes/anna/"),
+        ("get", "/api/me/privacy/"),
+        ("patch", "/api/me/privacy/"),
     ]:
         assert getattr(anonymous, method)(url).status_code == 401, (method, url)
 
@@ -187,6 +216,7 @@ def test_the_schema_lists_the_club() -> None:
         "/api/blocks/": {"get", "post"},
         "/api/blocks/{username}/": {"delete"},
         "/api/notes/{username}/": {"get", "put", "delete"},
+        "/api/me/privacy/": {"get", "patch"},
     }.items():
         assert methods <= set(paths[path]), path
     assert "reliability" in schema["components"]["schemas"]["User"]["properties"]

@@ -1,5 +1,5 @@
 """Issue 30's walk, by clicks: two players become friends, one invites the other from the
-friends page and they play; a third player, blocked, can neither join the blocker's game nor be
+friends page and they play it to its end; a third player, blocked, can neither join the blocker's game nor be
 matched with them by "Play now"; the lobby shows each player's reliability."""
 
 import time
@@ -13,7 +13,7 @@ from accounts.models import Block, Friendship, User
 from games.models import Game, Seat
 from matchmaking.models import QueueEntry
 from notifications.models import Kind, Notification
-from tests.factories import UserFactory
+from tests.factories import SHORT_DEAL, UserFactory
 from tests.faults.conftest import login_session
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -76,6 +76,9 @@ def test_friends_invite_and_play_and_a_blocked_player_is_kept_apart(
     a.wait_for_url(f"{base}/games/*/")
     game = Game.objects.get(creator=alice)
     assert game.invitations.filter(user=bob).exists()
+    # A short stacked deal, so that the game is played to its end in two moves: Alice (seat 0)
+    # leads 6S, Bob beats it with his only card and is out; the stock is empty: Alice is the fool.
+    Game.objects.filter(pk=game.pk).update(deal=SHORT_DEAL)
 
     # Carol's lobby shows the open game with Alice's reliability beside her name.
     c.goto(f"{base}/")
@@ -83,23 +86,23 @@ def test_friends_invite_and_play_and_a_blocked_player_is_kept_apart(
     expect(row).to_contain_text("alice")
     expect(row.locator(".reliability-tag")).to_have_text("96%")
 
-    # Bob takes the seat from his invitation; the cards are dealt and they play: Alice's (or
-    # Bob's) lead, answered by taking the cards.
+    # Bob takes the seat from his invitation; the cards are dealt and they play to the end.
     b.goto(f"{base}/games/{game.pk}/")
     b.get_by_role("button", name="Take a seat").click()
     expect(b.locator("#table .hand")).to_be_visible()
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
-    engine = game.engine()
-    attacker = Seat.objects.get(game=game, position=engine.attacker).user_id
-    attacker_page, defender_page = (a, b) if attacker == alice.pk else (b, a)
-    attacker_page.goto(f"{base}/games/{game.pk}/")
-    attacker_page.locator("#table .hand [data-pick].playable").first.click()
-    attacker_page.locator("#table .card-action.armed").first.click()
-    defender_page.goto(f"{base}/games/{game.pk}/")
-    defender_page.get_by_role("button", name="Take the cards").click()
-    expect(defender_page.locator("#table .situation")).not_to_contain_text("beat them or take")
-    wait_until(lambda: Game.objects.get(pk=game.pk).moves_made >= 2, "the take is recorded")
+    a.goto(f"{base}/games/{game.pk}/")
+    a.locator('#table [data-pick="6S"]').click()
+    a.locator("#table .card-action.armed").filter(has_text="Attack with 6♠").click()
+    wait_until(lambda: Game.objects.get(pk=game.pk).moves_made >= 1, "the attack is recorded")
+    b.goto(f"{base}/games/{game.pk}/")
+    b.locator('#table [data-pick="8S"]').click()
+    b.locator("#table .card-action.armed").filter(has_text="Beat 6♠ with 8♠").click()
+    wait_until(lambda: Game.objects.get(pk=game.pk).status == Game.Status.FINISHED, "the game ends")
+    expect(b.locator("#table .status")).to_contain_text("The game is over: you won, alice is the fool.")
+    a.goto(f"{base}/games/{game.pk}/")
+    expect(a.locator("#table .status")).to_contain_text("The game is over: you are the fool.")
 
     # Alice blocks Carol from Carol's profile; Carol is not told.
     a.goto(f"{base}/players/carol/")

@@ -1,5 +1,5 @@
-"""Reliability (``games.reliability``): the share of a player's last 50 finished games with
-another person that they saw to the end, kept by the write path after each finished game's
+"""Reliability (``games.reliability``): the share of a player's last 50 finished rated games
+with another person that they saw to the end, kept by the write path after each finished game's
 commit and rebuilt from the stored games by ``manage.py rebuild_reliability``."""
 
 import threading
@@ -18,9 +18,11 @@ from tests.factories import LONGER_DEAL, SHORT_DEAL, GameFactory, UserFactory, b
 pytestmark = pytest.mark.django_db
 
 
-def _game(me: User, other: User, *, me_first: bool, deal: dict[str, Any]) -> tuple[Game, dict[int, User]]:
+def _game(
+    me: User, other: User, *, me_first: bool, deal: dict[str, Any], rated: bool = True
+) -> tuple[Game, dict[int, User]]:
     creator, joiner = (me, other) if me_first else (other, me)
-    game = GameFactory(creator=creator, deal=deal)
+    game = GameFactory(creator=creator, deal=deal, rated=rated)
     services.game_join(user=joiner, game_id=game.pk)
     game.refresh_from_db()
     return game, {0: creator, 1: joiner}
@@ -38,9 +40,14 @@ def played_out(me: User, other: User, *, fool: bool = False) -> None:
     _move(game, seats[1], {"type": "defend", "target": "6S", "card": "8S"})
 
 
-def resigned(me: User, other: User) -> None:
-    game, _seats = _game(me, other, me_first=True, deal=LONGER_DEAL)
+def resigned(me: User, other: User, *, rated: bool = True) -> None:
+    game, _seats = _game(me, other, me_first=True, deal=LONGER_DEAL, rated=rated)
     services.player_resign(user=me, game_id=game.pk)
+
+
+def resigned_unrated(me: User, other: User) -> None:
+    """An unrated game (an unrated tournament's) that ``me`` resigns: it never counts."""
+    resigned(me, other, rated=False)
 
 
 def timed_out(me: User, other: User) -> None:
@@ -78,6 +85,7 @@ def test_a_hand_computed_figure_after_timeouts_resignations_and_claims(
         timed_out,
         played_out,
         resigned,
+        resigned_unrated,
         i_claimed,
         played_out,
         timed_out,
@@ -92,8 +100,9 @@ def test_a_hand_computed_figure_after_timeouts_resignations_and_claims(
         for finish in sequence:
             finish(me, other)
     left = dict(Seat.objects.filter(user=me).exclude(left_by="").values_list("game_id", "left_by"))
-    assert sorted(left.values()) == ["claim", "resign", "timeout", "timeout"]
-    # 12 games, 2 timeouts, 1 resignation, 1 claim against: 8 of 12 seen to the end, 66%.
+    assert sorted(left.values()) == ["claim", "resign", "resign", "timeout", "timeout"]
+    # 12 rated games (the unrated resignation does not count), 2 timeouts, 1 resignation,
+    # 1 claim against: 8 of 12 seen to the end, 66%.
     assert figures_of(me) == (12, 4, 66)
     # The other player resigned once and had one claim against them: 10 of 12.
     assert figures_of(other) == (12, 2, 83)
@@ -143,7 +152,7 @@ def test_games_against_computers_only_and_aborted_games_do_not_count(
 def test_the_rebuild_command_gives_what_the_live_path_gave(django_capture_on_commit_callbacks: Any) -> None:
     me, other, third = UserFactory(), UserFactory(), UserFactory()
     with django_capture_on_commit_callbacks(execute=True):
-        for finish in (timed_out, resigned, claimed_against, i_claimed, played_out):
+        for finish in (timed_out, resigned, resigned_unrated, claimed_against, i_claimed, played_out):
             finish(me, other)
         for _ in range(6):
             played_out(other, third)

@@ -49,8 +49,14 @@ def test_the_profile_shows_reliability_or_new_with_a_link_to_the_explanation() -
 def test_the_explanation_page_says_what_counts(language: str) -> None:
     page = Client(HTTP_ACCEPT_LANGUAGE=language).get(reverse("guide:reliability")).content.decode()
     for words in {
-        "en": ["last 50 finished games", "computer", "10", "after each finished game"],
-        "ru": ["Последние 50 завершённых партий", "компьютера", "10", "после каждой завершённой партии"],
+        "en": ["last 50 finished rated games", "Unrated games", "computer", "10", "after each finished game"],
+        "ru": [
+            "Последние 50 завершённых рейтинговых партий",
+            "Нерейтинговые",
+            "компьютера",
+            "10",
+            "после каждой завершённой партии",
+        ],
     }[language]:
         assert words in page
 

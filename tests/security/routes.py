@@ -462,6 +462,9 @@ ROUTES: dict[str, Route] = {
         "POST", anonymous=API_ANONYMOUS, api=True, why="revokes the caller's own tokens only"
     ),
     "api:me": Route("GET", anonymous=API_ANONYMOUS, api=True, why="the caller's own"),
+    "api:privacy": Route(
+        "GET", anonymous=API_ANONYMOUS, api=True, why="the caller's own privacy settings (PATCH: theirs only)"
+    ),
     "api_queue": Route("GET", anonymous=API_ANONYMOUS, api=True, why="the caller's own place in the queue"),
     "api:games": Route(
         "GET",
