@@ -74,6 +74,12 @@ def tiers(item: pytest.Item) -> set[str]:
         return set()  # a doctest of a package: fast
     folders = set(relative.parts[:-1])
     fixtures = set(getattr(item, "fixturenames", ()))
+    for mark in item.iter_markers("parametrize"):  # a parametrized argument (a `site` that is a
+        names = mark.args[0]  # host name) is no fixture, unless it is parametrized indirectly
+        names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
+        indirect = mark.kwargs.get("indirect", False)
+        if indirect is not True:
+            fixtures -= set(names) - set(indirect or ())
     module = getattr(item, "module", None)
     helpers = {getattr(value, "__module__", None) for value in vars(module).values()} if module else set()
     found = set()
