@@ -34,9 +34,10 @@ TESTS = Path(__file__).resolve().parent
 #: A real browser (Playwright's fixtures, or a folder of browser tests).
 BROWSER_FIXTURES = {"page", "browser", "context", "new_context", "browser_context_args"}
 BROWSER_FOLDERS = {"browser"}
-#: A real server, Celery worker or beat as a subprocess (or a module using the embedded site's).
-WORKER_FIXTURES = {"celery_env", "site", "serve", "server", "served"}
-WORKER_HELPERS = {"tests.embedded_processes"}
+#: A real server, Celery worker or beat as a subprocess (or a module using a real site: the embedded
+#: one of dev.py serve, or the production-like one of the fault drills).
+WORKER_FIXTURES = {"celery_env", "site", "start_site", "serve", "server", "served"}
+WORKER_HELPERS = {"tests.embedded_processes", "tests.faults.conftest"}  # their Site classes
 #: The fault drills: a process killed, a database or Redis taken away.
 DRILL_FOLDERS = {"faults"}
 #: Modules whose tests take long with no process of their own: whole games played through the API
@@ -73,6 +74,12 @@ def tiers(item: pytest.Item) -> set[str]:
         return set()  # a doctest of a package: fast
     folders = set(relative.parts[:-1])
     fixtures = set(getattr(item, "fixturenames", ()))
+    for mark in item.iter_markers("parametrize"):  # a parametrized argument (a `site` that is a
+        names = mark.args[0]  # host name) is no fixture, unless it is parametrized indirectly
+        names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
+        indirect = mark.kwargs.get("indirect", False)
+        if indirect is not True:
+            fixtures -= set(names) - set(indirect or ())
     module = getattr(item, "module", None)
     helpers = {getattr(value, "__module__", None) for value in vars(module).values()} if module else set()
     found = set()
