@@ -9,14 +9,14 @@ cards in neither the hands nor the stock are in the discard):
 >>> game.attacker, game.defender          # player 0 holds the lowest trump, the 7H
 (0, 1)
 >>> game.apply({"type": "attack", "player": 0, "cards": ["6S"]})
->>> game.legal_actions(1)
+>>> game.legal_json(1)
 [{'type': 'defend', 'player': 1, 'target': '6S', 'card': '8S'}, {'type': 'take', 'player': 1}]
 >>> game.apply({"type": "defend", "player": 1, "target": "6S", "card": "AD"})
 Traceback (most recent call last):
 ...
 durak.errors.IllegalAction: AD does not beat 6S
 >>> game.apply({"type": "defend", "player": 1, "target": "6S", "card": "8S"})
->>> game.waiting_for(), game.legal_actions(0)  # 0 might hold the 6D: the bout waits for "done"
+>>> game.waiting_for(), game.legal_json(0)  # 0 might hold the 6D: the bout waits for "done"
 ([0], [{'type': 'pass', 'player': 0}])
 >>> game.apply({"type": "pass", "player": 0})
 >>> game.table, game.last_bout["result"]
