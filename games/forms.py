@@ -200,6 +200,13 @@ def _option_field(option: dict[str, Any]) -> forms.Field | None:
     return None
 
 
+def limit_number(label: Any, **options: Any) -> forms.IntegerField:
+    """An optional whole number of a join limit (:mod:`games.limits`), a game's or a Play-now
+    seeker's: the same words on both forms. Its range is checked by ``limits.limits_errors``."""
+    options.setdefault("error_messages", {"invalid": gettext_lazy("Enter a whole number.")})
+    return forms.IntegerField(label=label, required=False, **options)
+
+
 class GameCreateForm(forms.Form):
     preset = forms.ChoiceField(label=gettext_lazy("Rules"), choices=())
     num_players = forms.IntegerField(label=gettext_lazy("Players"), min_value=2, max_value=6, initial=2)
@@ -241,22 +248,14 @@ class GameCreateForm(forms.Form):
 
     # Who may join (games.limits): checked by limits.limits_errors, as by the API and the service.
     join_friends_only = forms.BooleanField(label=gettext_lazy("Friends only"), required=False)
-    join_min_reliability = forms.IntegerField(
-        label=gettext_lazy("Minimum reliability (%)"),
-        required=False,
+    join_min_reliability = limit_number(
+        gettext_lazy("Minimum reliability (%)"),
         help_text=gettext_lazy("0 to 100; empty: anyone. New players have no reliability yet."),
-        error_messages={"invalid": gettext_lazy("Enter a whole number.")},
     )
-    join_rating_min = forms.IntegerField(
-        label=gettext_lazy("Lowest rating"),
-        required=False,
-        error_messages={"invalid": gettext_lazy("Enter a whole number.")},
-    )
-    join_rating_max = forms.IntegerField(
-        label=gettext_lazy("Highest rating"),
-        required=False,
+    join_rating_min = limit_number(gettext_lazy("Lowest rating"))
+    join_rating_max = limit_number(
+        gettext_lazy("Highest rating"),
         help_text=gettext_lazy("In the game's mode; empty: no limit. Unrated players cannot join a range."),
-        error_messages={"invalid": gettext_lazy("Enter a whole number.")},
     )
     join_language = forms.ChoiceField(
         label=gettext_lazy("Site language"),

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy
 import durak
 from accounts.models import BOT_LEVELS
 from durak_site.engine_text import preset_name
-from games.forms import TIME_CONTROLS
+from games.forms import TIME_CONTROLS, limit_number
 from games.limits import JOIN_LANGUAGES
 
 from .services import DEFAULT_BOT_LEVEL, PLAYER_COUNTS
@@ -69,16 +69,8 @@ class PlayNowForm(forms.Form):
 
     # The other join limits of a game (games.limits), on the seeker's side: the same words.
     friends_only = forms.BooleanField(label=gettext_lazy("Friends only"), required=False)
-    rating_min = forms.IntegerField(
-        label=gettext_lazy("Lowest rating"),
-        required=False,
-        error_messages={"invalid": gettext_lazy("Enter a whole number.")},
-    )
-    rating_max = forms.IntegerField(
-        label=gettext_lazy("Highest rating"),
-        required=False,
-        error_messages={"invalid": gettext_lazy("Enter a whole number.")},
-    )
+    rating_min = limit_number(gettext_lazy("Lowest rating"))
+    rating_max = limit_number(gettext_lazy("Highest rating"))
     language = forms.ChoiceField(
         label=gettext_lazy("Site language"),
         required=False,
