@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations
 from typing import Any, Final
 
@@ -388,9 +389,16 @@ def attack_turn(position: Position, player: int) -> Refusal | None:
     """Why ``player`` may not open a bout now."""
     if position.bout.table:
         return BOUT_RUNNING
-    if player != position.attacker:
-        return Refusal(gettext_noop("it is player {player}'s turn to attack"), {"player": position.attacker})
+    attacker = position.attacker
+    if player != attacker:
+        return _turn_to_attack(attacker)
     return None
+
+
+@cache
+def _turn_to_attack(attacker: int | None) -> Refusal:
+    # Made once per attacker: the generator asks every other player, every time a bout opens.
+    return Refusal(gettext_noop("it is player {player}'s turn to attack"), {"player": attacker})
 
 
 def opening_refusal(position: Position, player: int, cards: Sequence[str]) -> Refusal | None:
@@ -601,6 +609,8 @@ THROWS: Final = _card_moves("throw")
 TRANSFERS: Final = _card_moves("transfer")
 #: Each player's one-card openings, by card.
 OPENINGS: Final = _Made(lambda player: _Made(lambda card: _move("attack", player, (card,))))
+#: Each player's openings of several cards, by the cards in the order they are laid.
+GROUP_OPENINGS: Final = _Made(lambda player: _Made(lambda cards: _move("attack", player, cards)))
 #: Each player's defences, by attack card, then by the card that beats it (played as itself).
 DEFENCES: Final = _Made(
     lambda player: _Made(lambda target: _Made(lambda card: _move("defend", player, card=card, target=target)))
@@ -671,13 +681,14 @@ def _openings(position: Position, player: int) -> list[Move]:
             else:
                 by_rank[rank] = [card]
         if len(by_rank) < len(hand) and (limit := opening_limit(position)) > 1:
+            groups = GROUP_OPENINGS[player]
             for group in by_rank.values():
                 if len(group) == 2:  # the usual pair: one opening of both, the group itself
-                    moves.append(_move("attack", player, tuple(group)))
+                    moves.append(groups[tuple(group)])
                 elif len(group) > 2:
                     for size in range(2, min(len(group), limit) + 1):
                         for cards in combinations(group, size):
-                            moves.append(_move("attack", player, cards))
+                            moves.append(groups[cards])
     if position.spells.naming:
         moves = _name_eights(position, moves)
     return moves
