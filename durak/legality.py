@@ -100,7 +100,7 @@ def throw_in_refusal(position: Position, player: int) -> Refusal | None:
         return NOT_BEFORE_ALL_BEATEN
     defender = position.defender
     assert defender is not None
-    if not position.seating.opponents(player, defender):
+    if position.seating.has_teams and not position.seating.opponents(player, defender):
         return PARTNER
     if rules.throw_in == "neighbours" and player not in (
         position.next_in_game(defender),
@@ -621,11 +621,12 @@ def legal_moves(position: Position, player: int) -> tuple[Move, ...]:
     """Every move ``player`` may make now, multi-card openings and each suit an enchanted eight
     may be named as included: the moves that pass the predicates above. Remembered until the
     next move (:meth:`Position.forget`)."""
-    known = position.legal.get(player)
-    if known is None:
-        if position.over or not 0 <= player < position.players:
-            return ()
-        known = position.legal[player] = tuple(_generate(position, player))
+    legal = position.legal
+    if player in legal:
+        return legal[player]
+    if position.over or not 0 <= player < position.players:
+        return ()
+    known = legal[player] = tuple(_generate(position, player))
     return known
 
 
