@@ -187,17 +187,36 @@ def joinable_by(games: QuerySet[Game], user: User | Any) -> QuerySet[Game]:
 
 def limits_words(game: Game) -> list[str]:
     """The game's join limits in words, for its page ("friends of the creator only", ...)."""
+    return limit_words(
+        friends_only=game.join_friends_only,
+        min_reliability=game.join_min_reliability,
+        rating_min=game.join_rating_min,
+        rating_max=game.join_rating_max,
+        language=game.join_language,
+        friends=_("friends of the creator only"),
+    )
+
+
+def limit_words(
+    *,
+    friends_only: bool,
+    min_reliability: int | None,
+    rating_min: int | None,
+    rating_max: int | None,
+    language: str,
+    friends: str,
+) -> list[str]:
+    """Join limits in words, one phrase each: a game's (:func:`limits_words`) or a Play-now
+    seeker's, who says in ``friends`` whose friends."""
     words = []
-    if game.join_friends_only:
-        words.append(_("friends of the creator only"))
-    if game.join_min_reliability is not None:
-        words.append(_("reliability at least %(minimum)s%%") % {"minimum": game.join_min_reliability})
-    if game.join_rating_min is not None or game.join_rating_max is not None:
-        words.append(
-            _("rated %(range)s") % {"range": rating_range_words(game.join_rating_min, game.join_rating_max)}
-        )
-    if game.join_language:
-        words.append(str(_LANGUAGE_WORDS.get(game.join_language, game.join_language)))
+    if friends_only:
+        words.append(friends)
+    if min_reliability is not None:
+        words.append(_("reliability at least %(minimum)s%%") % {"minimum": min_reliability})
+    if rating_min is not None or rating_max is not None:
+        words.append(_("rated %(range)s") % {"range": rating_range_words(rating_min, rating_max)})
+    if language:
+        words.append(str(_LANGUAGE_WORDS.get(language, language)))
     return words
 
 

@@ -6,10 +6,12 @@ from typing import Any
 
 from django import template
 from django.utils import formats
+from django.utils.translation import gettext
 
 from accounts import presence, relations
 from accounts.models import User
 from durak_site.engine_text import preset_name
+from games.limits import limit_words
 
 from .. import selectors
 from ..forms import PlayNowForm, fill_after_label, time_control_label
@@ -65,3 +67,17 @@ def clock_label(key: str) -> str:
 @register.filter
 def fill_label(wait: timedelta | None) -> str:
     return fill_after_label(wait)
+
+
+@register.filter
+def seeker_limits(entry: Any) -> list[str]:
+    """Whom a waiting Play-now seeker asked to be paired with, in words, one phrase each (the
+    phrases of a game's join limits): none when they left every filter open."""
+    return limit_words(
+        friends_only=entry.friends_only,
+        min_reliability=entry.min_reliability,
+        rating_min=entry.rating_min,
+        rating_max=entry.rating_max,
+        language=entry.language,
+        friends=gettext("your friends"),
+    )

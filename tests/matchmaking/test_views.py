@@ -162,3 +162,30 @@ def test_the_waiting_page_in_russian() -> None:
     assert "Нужно ещё 2 игрока" in page
     assert "Компьютерные игроки займут свободные места через 1 минуту ожидания" in page
     assert "Перестать ждать" in page
+
+
+def test_the_waiting_box_names_every_filter_the_seeker_set() -> None:
+    alice = UserFactory()
+    client = logged_in(alice)
+    limits = {"friends_only": "on", "min_reliability": "80", "rating_min": "10", "rating_max": "20"}
+    client.post(reverse("matchmaking:play"), {**FORM, **limits, "language": "ru"})
+    page = client.get(reverse("matchmaking:play")).content.decode()
+    assert (
+        "Only with: your friends; reliability at least 80%; rated between 10 and 20; "
+        "players who use the site in Russian" in page
+    )
+
+
+def test_the_waiting_box_of_a_seeker_without_filters_names_none() -> None:
+    client = logged_in(UserFactory())
+    client.post(reverse("matchmaking:play"), FORM)
+    page = client.get(reverse("matchmaking:play")).content.decode()
+    assert "Looking for players" in page and "Only with:" not in page
+
+
+def test_the_waiting_box_names_the_filters_in_russian() -> None:
+    client = logged_in(UserFactory(language="ru"))
+    client.cookies["django_language"] = "ru"
+    client.post(reverse("matchmaking:play"), {**FORM, "friends_only": "on", "min_reliability": "75"})
+    page = client.get(reverse("matchmaking:play")).content.decode()
+    assert "Условия подбора: ваши друзья; надёжность не ниже 75%" in page
