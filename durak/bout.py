@@ -94,7 +94,7 @@ class Bout:
         return None
 
     def copy(self) -> Bout:
-        bout = Bout.__new__(Bout)  # every field is set below
+        bout = Bout()  # a compiled class has no instance that skipped its __init__
         bout.table = [list(pair) for pair in self.table]
         bout.ranks = set(self.ranks)
         bout.named = dict(self.named)

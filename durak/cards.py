@@ -16,8 +16,8 @@ import sys
 from functools import cache
 from typing import Final
 
-SUITS: Final = ("S", "H", "D", "C")
-RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SUITS: Final[tuple[str, ...]] = ("S", "H", "D", "C")
+RANKS: Final[tuple[str, ...]] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_NAMES: Final = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RED_SUITS: Final = frozenset({"H", "D"})

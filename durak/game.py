@@ -268,15 +268,23 @@ class Game(Position):
             player=self.end.get("player"),
         )
 
-    #: Every move ``player`` may make now, as :class:`Move` values (multi-card openings, and each
-    #: suit an enchanted eight may be named as, included): what :meth:`apply` accepts, and all it
-    #: accepts of the moves of the game (:func:`durak.legality.legal_moves`).
-    legal_actions = legal_moves
-    #: :meth:`legal_actions` as JSON actions, for the engine's edge.
-    legal_json = legal_json
-    #: The players whose decision the game needs before it can go on. A trump swap is never
-    #: waited for, so this does not tell who holds the lowest trump.
-    waiting_for = waiting_for
+    # Methods that call the functions of durak.legality, not those functions assigned as class
+    # attributes: a compiled function (the mypyc build, docs/engine.md) does not bind as a method.
+
+    def legal_actions(self, player: int) -> tuple[Move, ...]:
+        """Every move ``player`` may make now, as :class:`Move` values (multi-card openings, and
+        each suit an enchanted eight may be named as, included): what :meth:`apply` accepts, and
+        all it accepts of the moves of the game (:func:`durak.legality.legal_moves`)."""
+        return legal_moves(self, player)
+
+    def legal_json(self, player: int) -> list[Action]:
+        """:meth:`legal_actions` as JSON actions, for the engine's edge."""
+        return legal_json(self, player)
+
+    def waiting_for(self) -> list[int]:
+        """The players whose decision the game needs before it can go on. A trump swap is never
+        waited for, so this does not tell who holds the lowest trump."""
+        return waiting_for(self)
 
     def must_act(self) -> list[int]:
         """Those of :meth:`waiting_for` the game cannot go on without. The others it waits for
@@ -345,8 +353,10 @@ class Game(Position):
 
     # --- applying actions --------------------------------------------------------------------
 
-    def apply(self, action: Action | Move) -> None:
-        """Apply one action, or raise :class:`IllegalAction` and leave the game as it was."""
+    def apply(self, action: Action | Move | object) -> None:
+        """Apply one action, or raise :class:`IllegalAction` and leave the game as it was.
+        Anything may be passed (``object``: the compiled build checks annotations at run time):
+        what is no action is refused like a wrong one."""
         move = check(self, action)
         self.events = []
         try:
@@ -604,17 +614,18 @@ class Game(Position):
 
     def copy(self) -> Game:
         """An independent copy, for search and for trying actions."""
-        game = Game.__new__(Game)
-        # Every field (Position.__slots__), written out: the search bot copies a game for each
-        # candidate action of every sampled deal. These are shared, being values or objects
+        # Made by the constructor, not Game.__new__(Game) without it: a compiled class (the mypyc
+        # build, docs/engine.md) has no instance that skipped its __init__.
+        game = Game(self.rules, self.players, self.dealer, self.state_format)
+        # Every other field (Position.__slots__), written out: the search bot copies a game for
+        # each candidate action of every sampled deal. These are shared, being values or objects
         # that are replaced, never changed in place...
-        game.rules, game.players, game.dealer = self.rules, self.players, self.dealer
         game._trump, game.trump_card, game.shown_trump = self._trump, self.trump_card, self.shown_trump
         game.attacker, game.defender, game.direction = self.attacker, self.defender, self.direction
         game.slot, game.may_reverse, game.bouts = self.slot, self.may_reverse, self.bouts
         game.defended, game.over, game.end = self.defended, self.over, self.end
         game.loser, game.losing_team, game.last_bout = self.loser, self.losing_team, self.last_bout
-        game.state_format, game.seating, game.spells = self.state_format, self.seating, self.spells
+        game.seating, game.spells = self.seating, self.spells
         game.beaten_by, game.swap_card = self.beaten_by, self.swap_card
         # ...and these are the copy's own.
         game.hands = [list(hand) for hand in self.hands]

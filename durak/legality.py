@@ -401,7 +401,7 @@ def _turn_to_attack(attacker: int | None) -> Refusal:
     return Refusal(gettext_noop("it is player {player}'s turn to attack"), {"player": attacker})
 
 
-def opening_refusal(position: Position, player: int, cards: Sequence[str]) -> Refusal | None:
+def opening_refusal(position: Position, player: int, cards: Sequence[Any]) -> Refusal | None:
     """Why ``cards`` may not open the bout, as a set of cards (their suits named apart): held,
     each once, one card or (where the rules allow it) several of one rank."""
     hand = position.hands[player]
@@ -484,7 +484,7 @@ def defend_turn(position: Position, player: int) -> Refusal | None:
     return None
 
 
-def target_refusal(position: Position, target: str) -> Refusal | None:
+def target_refusal(position: Position, target: object) -> Refusal | None:
     """Why ``target`` is not a card to beat: not an attack card on the table, or beaten."""
     pair = position.bout.pair_of(target)
     if pair is None:
@@ -551,7 +551,7 @@ def reverse_turn(position: Position, player: int) -> Refusal | None:
     return None
 
 
-def as_suit_refusal(position: Position, card: str, as_suit: str | None) -> Refusal | None:
+def as_suit_refusal(position: Position, card: str, as_suit: object) -> Refusal | None:
     """Why ``card`` may not be played as ``as_suit``: an enchanted eight names a suit other than
     trumps (:meth:`Position.suits_to_name`), any other card is played as itself."""
     if as_suit in position.suits_to_name(card):
@@ -567,12 +567,14 @@ _new_move: Final = tuple.__new__
 def _move(
     kind: str,
     player: int,
-    cards: tuple[str, ...] = (),
-    card: str | None = None,
-    target: str | None = None,
-    as_suit: str | None = None,
+    cards: tuple[Any, ...] = (),
+    card: Any = None,
+    target: Any = None,
+    as_suit: Any = None,
 ) -> Move:
     # All nine fields in order, without Move()'s keyword handling: the generator makes many.
+    # Any: _listed makes the move of a JSON action as given, before its cards are checked (the
+    # compiled build would refuse a list where a card goes with a TypeError, not a refusal).
     return _new_move(Move, (kind, player, cards, card, target, as_suit, None, None, None))
 
 
@@ -596,9 +598,43 @@ def _player_moves(kind: str) -> _Made:
     return _Made(lambda player: _move(kind, player))
 
 
+# The makers below are nested functions, not nested lambdas, which mypyc cannot compile.
+
+
 def _card_moves(kind: str) -> _Made:
     """Each player's moves of ``kind`` with one card (a throw, a transfer), by card."""
-    return _Made(lambda player: _Made(lambda card: _move(kind, player, card=card)))
+
+    def of_player(player: Any) -> _Made:
+        def of_card(card: Any) -> Move:
+            return _move(kind, player, card=card)
+
+        return _Made(of_card)
+
+    return _Made(of_player)
+
+
+def _openings_of(player: Any) -> _Made:
+    def of_card(card: Any) -> Move:
+        return _move("attack", player, (card,))
+
+    return _Made(of_card)
+
+
+def _groups_of(player: Any) -> _Made:
+    def of_cards(cards: Any) -> Move:
+        return _move("attack", player, cards)
+
+    return _Made(of_cards)
+
+
+def _defences_of(player: Any) -> _Made:
+    def of_target(target: Any) -> _Made:
+        def of_card(card: Any) -> Move:
+            return _move("defend", player, card=card, target=target)
+
+        return _Made(of_card)
+
+    return _Made(of_target)
 
 
 TAKES: Final = _player_moves("take")
@@ -608,13 +644,11 @@ SWAPS: Final = _player_moves("swap_trump")
 THROWS: Final = _card_moves("throw")
 TRANSFERS: Final = _card_moves("transfer")
 #: Each player's one-card openings, by card.
-OPENINGS: Final = _Made(lambda player: _Made(lambda card: _move("attack", player, (card,))))
+OPENINGS: Final = _Made(_openings_of)
 #: Each player's openings of several cards, by the cards in the order they are laid.
-GROUP_OPENINGS: Final = _Made(lambda player: _Made(lambda cards: _move("attack", player, cards)))
+GROUP_OPENINGS: Final = _Made(_groups_of)
 #: Each player's defences, by attack card, then by the card that beats it (played as itself).
-DEFENCES: Final = _Made(
-    lambda player: _Made(lambda target: _Made(lambda card: _move("defend", player, card=card, target=target)))
-)
+DEFENCES: Final = _Made(_defences_of)
 
 
 def legal_moves(position: Position, player: int) -> tuple[Move, ...]:
