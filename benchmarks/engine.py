@@ -4,10 +4,12 @@
     python -m benchmarks.engine --baseline 9395d95       # against the durak/ of a git revision
     python -m benchmarks.engine --baseline REV --current REV2 --rounds 5 --seconds 1.0
     python -m benchmarks.engine --baseline REV --instructions   # counted, not timed (valgrind)
+    python -m benchmarks.engine --baseline REV --compiled       # today's, compiled by mypyc
 
 The working tree's ``durak/`` is copied when the run starts (an edit made during the run does not
 reach it), and ``--baseline`` extracts that revision's (``git archive REV durak``), each into a
-folder of its own. Every measurement runs in a fresh process whose ``sys.path`` holds one of the
+folder of its own; ``--compiled`` compiles the current one with mypyc (``dev.py engine``'s
+build) and measures that. Every measurement runs in a fresh process whose ``sys.path`` holds one of the
 two engines, so they never share a process, and the baseline and the current engine take turns
 (who goes first alternates) so that a machine whose load changes during the run weighs on both
 alike. Times are CPU seconds of the measuring process (``time.process_time``). A measurement
@@ -292,6 +294,16 @@ ROWS = [
 ]
 
 
+def compiled(snapshot: Path, into: Path) -> Path:
+    """The engine of ``snapshot`` compiled by mypyc under ``into`` (``dev.py engine``'s build)."""
+    from dev import build_engine
+
+    failure = build_engine(into, source=snapshot / "durak")
+    if failure is not None:
+        raise SystemExit(f"the compiled build failed:\n{failure}")
+    return into
+
+
 def snapshot(revision: str | None, into: Path) -> Path:
     """Put the ``durak/`` package of ``revision`` (None: the working tree) under ``into``."""
     into.mkdir(parents=True)
@@ -375,6 +387,11 @@ def main() -> None:
         action="store_true",
         help="count instructions (valgrind) instead of timing: one count per engine and metric",
     )
+    parser.add_argument(
+        "--compiled",
+        action="store_true",
+        help="measure the current engine compiled by mypyc (dev.py engine) instead of as Python",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--engine", help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, help=argparse.SUPPRESS)
@@ -388,7 +405,9 @@ def main() -> None:
     metrics = list(dict.fromkeys(metric for metric, *_ in ROWS))
     with tempfile.TemporaryDirectory(prefix="durak-bench-") as tmp:
         engines = {"current": snapshot(args.current, Path(tmp) / "current")}
-        print(f"current:  {describe(args.current)}")
+        if args.compiled:
+            engines["current"] = compiled(engines["current"], Path(tmp) / "compiled")
+        print(f"current:  {describe(args.current)}{' compiled by mypyc' if args.compiled else ''}")
         if args.baseline:
             engines["baseline"] = snapshot(args.baseline, Path(tmp) / "baseline")
             print(f"baseline: {describe(args.baseline)}")
