@@ -363,6 +363,11 @@ def build_engine(out: Path, source: Path = ROOT / "durak", python: str = sys.exe
         *(f"durak/{name}.py" for name in COMPILED),
     ]
     done = subprocess.run(command, cwd=out, capture_output=True, text=True)
+    # The stamp durak.compiled checks before it takes the build (DURAK_ENGINE_BUILD).
+    sys.path.insert(0, str(ROOT))
+    from durak.compiled import STAMP, source_digest
+
+    (out / "durak" / STAMP).write_text(source_digest(source) + "\n")
     for leftover in ("build", ".mypy_cache"):  # mypyc's C sources and objects, mypy's cache
         shutil.rmtree(out / leftover, ignore_errors=True)
     (out / "mypyc.ini").unlink()

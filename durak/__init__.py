@@ -48,6 +48,12 @@ Computer players:
     ``BOTS`` (them by name), ``rule_choice`` (the rule-of-thumb choice among actions).
 """
 
+from durak.compiled import use_build
+
+# The compiled build of this source, if DURAK_ENGINE_BUILD names one (durak.compiled): before any
+# other module of the package is imported, so that they all come from it.
+use_build(__path__)
+
 from durak.actions import (
     ACTION_SHAPES,
     ACTION_TYPES,

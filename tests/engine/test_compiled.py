@@ -12,6 +12,7 @@ its own whose path starts with the build, so ``import durak`` takes the compiled
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -74,3 +75,60 @@ def test_the_compiled_build_replays_every_golden_game_with_every_answer_the_same
 def test_the_build_leaves_no_compiler_output_and_the_source_tree_uncompiled(build: Path) -> None:
     assert not (build / "build").exists()
     assert sorted(path.name for path in (ROOT / "durak").glob("*.so")) == []
+
+
+#: Run in the child process, with the project first on the path (as the site runs): where the
+#: engine's modules came from, and the warnings importing it gave.
+IMPORT = """
+import json, sys, warnings
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    import durak, durak.game, durak.legality
+game = durak.Game.new(durak.Rules.preset("perevodnoy"), players=3, seed=5)
+print(json.dumps({
+    "files": [durak.game.__file__, durak.legality.__file__],
+    "warnings": [str(w.message) for w in caught],
+    "legal": game.legal_json(game.attacker),
+}))
+"""
+
+
+def import_durak(build: Path) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORT],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        env={"DURAK_ENGINE_BUILD": str(build), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+    report: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return report
+
+
+def test_the_site_takes_the_build_named_by_durak_engine_build(build: Path) -> None:
+    report = import_durak(build)
+    files = report["files"]
+    assert isinstance(files, list)
+    assert all(file.startswith(str(build)) and file.endswith(".so") for file in files), files
+    assert report["warnings"] == []
+    assert report["legal"]  # the compiled engine answers
+
+
+def test_a_build_of_another_source_is_not_taken_and_says_so(
+    build: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # A build whose stamp names another source: one left behind by an edit of the engine.
+    stale = tmp_path_factory.mktemp("stale") / "engine"
+    shutil.copytree(build, stale)
+    (stale / "durak" / "SOURCE_DIGEST").write_text("0" * 64 + "\n")
+    report = import_durak(stale)
+    files = report["files"]
+    assert isinstance(files, list)
+    assert all(file.startswith(str(ROOT / "durak")) and file.endswith(".py") for file in files), files
+    assert report["warnings"] == [
+        f"DURAK_ENGINE_BUILD={stale}: built from another source than {ROOT / 'durak'}; the engine "
+        "stays Python (build it again: python3 dev.py engine)"
+    ]
+    assert report["legal"] == import_durak(build)["legal"]
