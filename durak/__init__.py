@@ -48,11 +48,11 @@ Computer players:
     ``BOTS`` (them by name), ``rule_choice`` (the rule-of-thumb choice among actions).
 """
 
-from durak.compiled import use_build
+from durak import compiled as _compiled
 
 # The compiled build of this source, if DURAK_ENGINE_BUILD names one (durak.compiled): before any
 # other module of the package is imported, so that they all come from it.
-use_build(__path__)
+_compiled.use_build(__path__)
 
 from durak.actions import (
     ACTION_SHAPES,

@@ -21,14 +21,21 @@ SUBMODULES = frozenset(module.name for module in pkgutil.iter_modules([str(ENGIN
 ENGINE_HELPER = ROOT / "games" / "models.py"
 
 
+#: What is not the site: the engine's compiled build (``dev.py engine``'s output, git-ignored),
+#: and dev.py, which builds it and stamps it with the engine's own ``durak.compiled``.
+NOT_SITE = (ROOT / "build", ROOT / "dev.py")
+
+
 def site_sources() -> list[Path]:
-    """Every Python file of the site: all but the engine, its own tests and hidden folders."""
+    """Every Python file of the site: all but the engine, its own tests, its build and hidden
+    folders."""
     return sorted(
         path
         for path in ROOT.rglob("*.py")
         if not any(part.startswith(".") for part in path.relative_to(ROOT).parts)
         and not path.is_relative_to(ENGINE)
         and not path.is_relative_to(ENGINE_TESTS)
+        and not any(path.is_relative_to(other) for other in NOT_SITE)
     )
 
 
