@@ -203,7 +203,7 @@ def apply(game: Game, seats: list[Seat], action: object, *, chooser: int | None)
     assert game.state is not None
     engine = game.engine(fresh=True)
     full = dict(action) if isinstance(action, Mapping) else action
-    engine.apply(full)  # type: ignore[arg-type]  # anything but an action dict is refused
+    engine.apply(full)  # anything but an action dict is refused
     assert isinstance(full, dict)
     record(game, seats, engine, full, chooser=chooser)
     return engine
