@@ -593,31 +593,23 @@ class _Made(dict[Any, Any]):
         return value
 
 
-def _player_moves(kind: str) -> _Made:
+#: The seats the tables below are made for: no rules seat more (``Rules.max_players``).
+SEATS: Final = range(6)
+
+
+def _player_moves(kind: str) -> dict[int, Move]:
     """Each player's move of ``kind`` with no card (take, pass, reverse, swap_trump)."""
-    return _Made(lambda player: _move(kind, player))
+    return {player: _move(kind, player) for player in SEATS}
 
 
-# The makers below are nested functions, not nested lambdas, which mypyc cannot compile.
-
-
-def _card_moves(kind: str) -> _Made:
+def _card_moves(kind: str) -> dict[int, dict[str, Move]]:
     """Each player's moves of ``kind`` with one card (a throw, a transfer), by card."""
-
-    def of_player(player: Any) -> _Made:
-        def of_card(card: Any) -> Move:
-            return _move(kind, player, card=card)
-
-        return _Made(of_card)
-
-    return _Made(of_player)
+    return {player: {card: _move(kind, player, card=card) for card in ALL_CARDS} for player in SEATS}
 
 
-def _openings_of(player: Any) -> _Made:
-    def of_card(card: Any) -> Move:
-        return _move("attack", player, (card,))
-
-    return _Made(of_card)
+# Plain dicts made at import where the moves are few (a lookup in an exact dict is the fastest
+# there is, compiled or not); made on first use, by nested functions (mypyc cannot compile nested
+# lambdas), where they are many.
 
 
 def _groups_of(player: Any) -> _Made:
@@ -628,11 +620,8 @@ def _groups_of(player: Any) -> _Made:
 
 
 def _defences_of(player: Any) -> _Made:
-    def of_target(target: Any) -> _Made:
-        def of_card(card: Any) -> Move:
-            return _move("defend", player, card=card, target=target)
-
-        return _Made(of_card)
+    def of_target(target: Any) -> dict[str, Move]:
+        return {card: _move("defend", player, card=card, target=target) for card in ALL_CARDS}
 
     return _Made(of_target)
 
@@ -644,11 +633,13 @@ SWAPS: Final = _player_moves("swap_trump")
 THROWS: Final = _card_moves("throw")
 TRANSFERS: Final = _card_moves("transfer")
 #: Each player's one-card openings, by card.
-OPENINGS: Final = _Made(_openings_of)
+OPENINGS: Final[dict[int, dict[str, Move]]] = {
+    player: {card: _move("attack", player, (card,)) for card in ALL_CARDS} for player in SEATS
+}
 #: Each player's openings of several cards, by the cards in the order they are laid.
-GROUP_OPENINGS: Final = _Made(_groups_of)
+GROUP_OPENINGS: Final[dict[int, _Made]] = {player: _groups_of(player) for player in SEATS}
 #: Each player's defences, by attack card, then by the card that beats it (played as itself).
-DEFENCES: Final = _Made(_defences_of)
+DEFENCES: Final[dict[int, _Made]] = {player: _defences_of(player) for player in SEATS}
 
 
 def legal_moves(position: Position, player: int) -> tuple[Move, ...]:
