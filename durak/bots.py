@@ -556,6 +556,24 @@ class DuelSolver:
         return False
 
 
+def _survivors(losses: list[list[float]], alive: list[int]) -> list[int]:
+    """The actions of ``alive`` still worth playouts: those not losing more often than the best,
+    beyond 2.5 standard errors of their paired differences (or on every deal, without spread).
+    The dropped ones get no more playouts, so the best finds out sooner among the rest."""
+    best = min(alive, key=lambda slot: sum(losses[slot]))
+    rounds = len(losses[best])
+    keep = []
+    for slot in alive:
+        if slot != best:
+            differences = [a - b for a, b in zip(losses[slot], losses[best], strict=True)]
+            mean = sum(differences) / rounds
+            spread = sum((d - mean) ** 2 for d in differences) / (rounds - 1)
+            if mean > 2.5 * (spread / rounds) ** 0.5:
+                continue
+        keep.append(slot)
+    return keep
+
+
 class Knowledge:
     """What a seat knows from the public log: cards known to be in each hand (picked up from the
     table, or the face-up trump drawn or swapped), and every card seen going to the discard."""
@@ -617,7 +635,7 @@ class SearchBot:
         epsilon: float = 0.1,
         exact_stock: int = 0,
         exact_deals: int = 20,
-        exact_share: float = 0.6,
+        exact_share: float = 0.8,
     ) -> None:
         if seconds is None and playouts is None:
             raise ValueError("give a time or a playout budget")
@@ -656,13 +674,14 @@ class SearchBot:
             if len(candidates) == 1:
                 return dict(actions[candidates[0]])
         losses: list[list[float]] = [[] for _ in candidates]
+        alive = list(range(len(candidates)))
         done = 0
         while True:
             game = self._sample(view, knowledge)
-            for slot, index in enumerate(candidates):
+            for slot in alive:
                 trial = game.copy()
                 try:
-                    trial.apply(actions[index])
+                    trial.apply(actions[candidates[slot]])
                 except IllegalAction:
                     losses[slot].append(1.0)
                 else:
@@ -676,16 +695,19 @@ class SearchBot:
                 break
             if deadline is not None and time.process_time() >= deadline:
                 break
-            rounds = len(losses[0])
-            if rounds >= 40 and rounds % 10 == 0 and _settled(losses):
-                break
-        # Among the least often lost, the rule-of-thumb choice if it is one of them.
-        sums = [sum(outcomes) for outcomes in losses]
-        least = min(sums)
-        for slot, index in enumerate(candidates):
-            if sums[slot] == least and actions[index] == fallback:
+            rounds = len(losses[alive[0]])
+            if rounds >= 20 and rounds % 10 == 0:
+                alive = _survivors(losses, alive)
+                if len(alive) == 1 or (rounds >= 40 and _settled([losses[slot] for slot in alive])):
+                    break
+        # Among the least often lost of those still in the running, the rule-of-thumb choice if
+        # it is one of them.
+        sums = {slot: sum(losses[slot]) for slot in alive}
+        least = min(sums.values())
+        for slot in alive:
+            if sums[slot] == least and actions[candidates[slot]] == fallback:
                 return dict(fallback)
-        return dict(actions[candidates[sums.index(least)]])
+        return dict(actions[candidates[min(alive, key=lambda slot: (sums[slot], slot))]])
 
     def _endgame(
         self, view: dict[str, Any], actions: list[Action], fallback: Action, deadline: float | None
