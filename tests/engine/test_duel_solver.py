@@ -93,3 +93,12 @@ def test_the_same_seed_and_budget_give_the_same_choice() -> None:
     ]
     assert choices[0] == choices[1]
     assert choices[0] in view["actions"]
+
+
+def test_playouts_stop_for_actions_that_clearly_lose_more() -> None:
+    from durak.bots import _survivors
+
+    best = [0.0, 1.0] * 10
+    close = [1.0, 0.0] * 10  # as often lost as the best: kept
+    worse = [1.0] * 20  # lost on every deal the best won: dropped
+    assert _survivors([best, close, worse], [0, 1, 2]) == [0, 1]
