@@ -613,9 +613,18 @@ class SearchBot:
     rule-of-thumb policy, and keep the action that left this seat the fool least often, the rules
     bot's choice among equals. Two-player games without transfers or enchanted ranks are played
     out by :func:`duel_loser`, without randomness; others through :class:`Game`, with a random
-    action ``epsilon`` of the time. ``seconds`` or ``playouts`` bound the work per decision, and
-    it stops sooner once the choice is settled (:func:`_settled`); ``playouts_run`` counts the
+    action ``epsilon`` of the time. ``seconds`` or ``playouts`` bound the work per decision;
+    actions that clearly lose more often than the best get no more playouts (:func:`_survivors`),
+    and it stops sooner once the choice is settled (:func:`_settled`); ``playouts_run`` counts the
     playouts of every decision so far (for benchmarks).
+
+    Those two-player games, once the stock is gone (``exact_stock``, the stock size from which on
+    it searches exactly), are searched exactly by :class:`DuelSolver`, for up to ``exact_share`` of
+    the time (``playouts`` times 50 positions with a playout budget): it plays an action that
+    escapes being the fool against every answer, the rules bot's first, and falls back to the
+    playouts when there is none or the search ran out. With a stock of at most ``exact_stock``
+    cards it solves up to ``exact_deals`` sampled deals exactly instead and plays out only the
+    actions that lost on the fewest (slow: off by default).
 
     >>> from durak import Game, Rules
     >>> game = Game.new(Rules.preset("classic"), players=2, seed=1)
