@@ -20,6 +20,7 @@ import random
 import time
 from collections.abc import Sequence
 from functools import cache
+from itertools import combinations
 from typing import Any, Protocol
 
 from durak.cards import RANK_OF, RANK_VALUE, SUIT_OF, beaters, deck
@@ -335,6 +336,244 @@ def _settled(losses: list[list[float]]) -> bool:
     return True
 
 
+class OutOfBudget(Exception):
+    """The exact search gave up: its node budget or its deadline ran out."""
+
+
+class DuelSolver:
+    """Exact search of a two-player game of open hands (no transfers, no enchanted ranks): once
+    the stock is gone every card the opponent holds is known, and with a stock fixed in order (a
+    sampled deal) the rest of the game is a game of perfect information too.
+
+    The model: the attacker leads one card or several of a rank; the defender answers every card
+    on the table before the attacker adds one more (one at a time), or takes, and then the
+    attacker may add cards for them to take, up to the bout's limit. Waiting for the answer never
+    costs the attacker, so no line is lost. Leaves out the trump swap. A draw counts as not being
+    the fool, and the opponent is taken to play against us. Positions are bit masks of the deck,
+    remembered across the candidate actions of a decision.
+    """
+
+    OPEN, DEFEND, ADD, TAKEN = range(4)
+
+    def __init__(
+        self,
+        deck_size: int,
+        trump: str | None,
+        hand_size: int,
+        max_attack: int,
+        stock: Sequence[str] = (),
+        nodes: int | None = None,
+        deadline: float | None = None,
+    ) -> None:
+        cards = deck(deck_size)
+        self.cards = cards
+        self.bit = {card: 1 << index for index, card in enumerate(cards)}
+        beaten_by = beaters(trump)
+        self.beat = [sum(self.bit[c] for c in beaten_by[card] if c in self.bit) for card in cards]
+        ranks: dict[str, int] = {}
+        for card in cards:
+            ranks[RANK_OF[card]] = ranks.get(RANK_OF[card], 0) | self.bit[card]
+        self.rank_masks = list(ranks.values())
+        self.same_rank = [ranks[RANK_OF[card]] for card in cards]
+        values = _card_values(trump)
+        self.order = sorted(range(len(cards)), key=lambda i: values[cards[i]])
+        self.hand_size = hand_size
+        self.max_attack = max_attack
+        self.stock = [self.bit[card] for card in stock]
+        self.memo: dict[tuple[int, ...], bool] = {}
+        self.nodes = 0
+        self.node_budget = nodes
+        self.deadline = deadline
+
+    def mask(self, cards: Sequence[str]) -> int:
+        result = 0
+        for card in cards:
+            result |= self.bit[card]
+        return result
+
+    def value(self, state: dict[str, Any], seat: int) -> bool:
+        """Whether ``seat`` escapes being the fool with best play from ``state`` (``Game.to_dict``)."""
+        if state["over"]:
+            return bool(state["loser"] != seat)
+        attacker, defender = state["attacker"], state["defender"]
+        att, dfd = self.mask(state["hands"][attacker]), self.mask(state["hands"][defender])
+        table = state["table"]
+        root_att = attacker == seat
+        if not table:
+            return self._solve(att, dfd, 0, 0, 0, self.OPEN, root_att, len(self.stock) - len(state["stock"]))
+        on_table = self.mask([card for pair in table for card in pair if card is not None])
+        open_ = self.mask([pair[0] for pair in table if pair[1] is None])
+        limit = state["limit"] or self.max_attack
+        pos = len(self.stock) - len(state["stock"])
+        phase = self.TAKEN if state["taking"] else self.DEFEND if open_ else self.ADD
+        return self._solve(att, dfd, open_, on_table, limit, phase, root_att, pos)
+
+    def _end(self, att: int, dfd: int, taken: bool, root_att: bool, pos: int) -> bool:
+        stock = self.stock
+        if pos < len(stock):
+            size = self.hand_size
+            for who in (0, 1):
+                hand = att if who == 0 else dfd
+                need = size - hand.bit_count()
+                while need > 0 and pos < len(stock):
+                    hand |= stock[pos]
+                    pos += 1
+                    need -= 1
+                if who == 0:
+                    att = hand
+                else:
+                    dfd = hand
+        if pos >= len(stock) and (not att or not dfd):
+            if att and not dfd:
+                return not root_att  # the attacker is the fool
+            if dfd and not att:
+                return root_att
+            return True  # a draw
+        if taken:
+            return self._solve(att, dfd, 0, 0, 0, self.OPEN, root_att, pos)
+        return self._solve(dfd, att, 0, 0, 0, self.OPEN, not root_att, pos)
+
+    def _throwable(self, att: int, table: int) -> int:
+        allowed = 0
+        for ranks in self.rank_masks:
+            if table & ranks:
+                allowed |= ranks
+        return att & allowed
+
+    def _solve(
+        self, att: int, dfd: int, open_: int, table: int, limit: int, phase: int, root_att: bool, pos: int
+    ) -> bool:
+        key = (att, dfd, open_, table, limit, phase, root_att, pos)
+        memo = self.memo
+        found = memo.get(key)
+        if found is not None:
+            return found
+        self.nodes += 1
+        if self.nodes & 1023 == 0:
+            if self.node_budget is not None and self.nodes > self.node_budget:
+                raise OutOfBudget
+            if self.deadline is not None and time.process_time() > self.deadline:
+                raise OutOfBudget
+        result: bool
+        if phase == self.DEFEND:
+            # The defender (root iff not root_att) answers the lowest open card, or takes.
+            mine = not root_att
+            target = open_ & -open_
+            index = target.bit_length() - 1
+            choices = dfd & self.beat[index]
+            result = not mine
+            if choices:
+                for i in self.order:
+                    card = 1 << i
+                    if not choices & card:
+                        continue
+                    rest = open_ ^ target
+                    ndfd = dfd ^ card
+                    ntable = table | card
+                    if rest:
+                        value = self._solve(att, ndfd, rest, ntable, limit, self.DEFEND, root_att, pos)
+                    else:
+                        value = self._solve(att, ndfd, 0, ntable, limit, self.ADD, root_att, pos)
+                    if value == mine:
+                        result = mine
+                        break
+            if result != mine:
+                # Taking: the attacker may add cards for the defender to take.
+                value = self._solve(att, dfd, open_, table, limit, self.TAKEN, root_att, pos)
+                if value == mine:
+                    result = mine
+        else:
+            mine = root_att
+            result = not mine
+            if phase == self.OPEN:
+                limit = min(self.max_attack, dfd.bit_count())
+                seen_ranks = 0
+                for i in self.order:
+                    card = 1 << i
+                    if not att & card:
+                        continue
+                    value = self._solve(att ^ card, dfd, card, card, limit, self.DEFEND, root_att, pos)
+                    if value == mine:
+                        result = mine
+                        break
+                    group = att & self.same_rank[i]
+                    if limit > 1 and group != card and not seen_ranks & group:
+                        seen_ranks |= group
+                        if self._groups(att, dfd, group, limit, root_att, pos, mine):
+                            result = mine
+                            break
+            else:
+                taken = phase == self.TAKEN
+                attacks = (table.bit_count() + open_.bit_count()) // 2
+                throws = 0
+                if attacks < limit and (taken or dfd):
+                    throws = self._throwable(att, table)
+                if not taken:
+                    for i in self.order:
+                        card = 1 << i
+                        if throws & card:
+                            value = self._solve(
+                                att ^ card, dfd, card, table | card, limit, self.DEFEND, root_att, pos
+                            )
+                            if value == mine:
+                                result = mine
+                                break
+                    if result != mine and self._end(att, dfd, False, root_att, pos) == mine:
+                        result = mine
+                else:
+                    if self._end(att, dfd | table, True, root_att, pos) == mine:
+                        result = mine
+                    else:
+                        for i in self.order:
+                            card = 1 << i
+                            if throws & card:
+                                value = self._solve(
+                                    att ^ card,
+                                    dfd,
+                                    open_ | card,
+                                    table | card,
+                                    limit,
+                                    self.TAKEN,
+                                    root_att,
+                                    pos,
+                                )
+                                if value == mine:
+                                    result = mine
+                                    break
+        memo[key] = result
+        return result
+
+    def _groups(
+        self, att: int, dfd: int, group: int, limit: int, root_att: bool, pos: int, mine: bool
+    ) -> bool:
+        """Whether some opening of two or more cards of ``group`` (one rank) reaches ``mine``."""
+        members = [1 << i for i in range(group.bit_length()) if group >> i & 1]
+        for size in range(2, min(len(members), limit) + 1):
+            for combo in combinations(members, size):
+                cards = sum(combo)
+                if self._solve(att ^ cards, dfd, cards, cards, limit, self.DEFEND, root_att, pos) == mine:
+                    return True
+        return False
+
+
+def _survivors(losses: list[list[float]], alive: list[int]) -> list[int]:
+    """The actions of ``alive`` still worth playouts: those not losing more often than the best,
+    beyond 2.5 standard errors of their paired differences (or on every deal, without spread).
+    The dropped ones get no more playouts, so the best finds out sooner among the rest."""
+    best = min(alive, key=lambda slot: sum(losses[slot]))
+    rounds = len(losses[best])
+    keep = []
+    for slot in alive:
+        if slot != best:
+            differences = [a - b for a, b in zip(losses[slot], losses[best], strict=True)]
+            mean = sum(differences) / rounds
+            spread = sum((d - mean) ** 2 for d in differences) / (rounds - 1)
+            if mean > 2.5 * (spread / rounds) ** 0.5:
+                continue
+        keep.append(slot)
+    return keep
+
+
 class Knowledge:
     """What a seat knows from the public log: cards known to be in each hand (picked up from the
     table, or the face-up trump drawn or swapped), and every card seen going to the discard."""
@@ -374,9 +613,18 @@ class SearchBot:
     rule-of-thumb policy, and keep the action that left this seat the fool least often, the rules
     bot's choice among equals. Two-player games without transfers or enchanted ranks are played
     out by :func:`duel_loser`, without randomness; others through :class:`Game`, with a random
-    action ``epsilon`` of the time. ``seconds`` or ``playouts`` bound the work per decision, and
-    it stops sooner once the choice is settled (:func:`_settled`); ``playouts_run`` counts the
+    action ``epsilon`` of the time. ``seconds`` or ``playouts`` bound the work per decision;
+    actions that clearly lose more often than the best get no more playouts (:func:`_survivors`),
+    and it stops sooner once the choice is settled (:func:`_settled`); ``playouts_run`` counts the
     playouts of every decision so far (for benchmarks).
+
+    Those two-player games, once the stock is gone (``exact_stock``, the stock size from which on
+    it searches exactly), are searched exactly by :class:`DuelSolver`, for up to ``exact_share`` of
+    the time (``playouts`` times 50 positions with a playout budget): it plays an action that
+    escapes being the fool against every answer, the rules bot's first, and falls back to the
+    playouts when there is none or the search ran out. With a stock of at most ``exact_stock``
+    cards it solves up to ``exact_deals`` sampled deals exactly instead and plays out only the
+    actions that lost on the fewest (slow: off by default).
 
     >>> from durak import Game, Rules
     >>> game = Game.new(Rules.preset("classic"), players=2, seed=1)
@@ -394,6 +642,9 @@ class SearchBot:
         playouts: int | None = None,
         seed: int | None = None,
         epsilon: float = 0.1,
+        exact_stock: int = 0,
+        exact_deals: int = 20,
+        exact_share: float = 0.8,
     ) -> None:
         if seconds is None and playouts is None:
             raise ValueError("give a time or a playout budget")
@@ -401,7 +652,12 @@ class SearchBot:
         self.playouts = playouts
         self.rng = random.Random(seed)
         self.epsilon = epsilon
+        self.exact_stock = exact_stock
+        self.exact_deals = exact_deals
+        self.exact_share = exact_share
         self.playouts_run = 0
+        self._solver: DuelSolver | None = None
+        self._solver_params: tuple[Any, ...] = ()
 
     def choose(self, view: dict[str, Any], log: Sequence[LogEntry] = ()) -> Action:
         actions = view["actions"]
@@ -412,39 +668,132 @@ class SearchBot:
         seat = view["player"]
         knowledge = Knowledge.from_log(view["players"], log)
         duel = duel_fits(view["rules"], view["players"])
-        losses: list[list[float]] = [[] for _ in actions]
-        deadline = time.process_time() + self.seconds if self.seconds is not None else None
+        start = time.process_time()
+        deadline = start + self.seconds if self.seconds is not None else None
+        fallback = RuleBot().choose(view, log)
+        candidates = list(range(len(actions)))
+        if duel and seat is not None and view["stock_size"] <= self.exact_stock:
+            exact_deadline = start + self.seconds * self.exact_share if self.seconds is not None else None
+            if not view["stock_size"]:
+                won = self._endgame(view, actions, fallback, exact_deadline)
+                if won is not None:
+                    return dict(won)
+            else:
+                candidates = self._exact(view, knowledge, actions, exact_deadline)
+            if len(candidates) == 1:
+                return dict(actions[candidates[0]])
+        losses: list[list[float]] = [[] for _ in candidates]
+        alive = list(range(len(candidates)))
         done = 0
         while True:
             game = self._sample(view, knowledge)
-            for index, action in enumerate(actions):
+            for slot in alive:
                 trial = game.copy()
                 try:
-                    trial.apply(action)
+                    trial.apply(actions[candidates[slot]])
                 except IllegalAction:
-                    losses[index].append(1.0)
+                    losses[slot].append(1.0)
                 else:
                     if duel:
-                        losses[index].append(float(duel_loser(trial.to_dict()) == seat))
+                        losses[slot].append(float(duel_loser(trial.to_dict()) == seat))
                     else:
-                        losses[index].append(self._playout(trial, seat))
+                        losses[slot].append(self._playout(trial, seat))
                     self.playouts_run += 1
                 done += 1
             if self.playouts is not None and done >= self.playouts:
                 break
             if deadline is not None and time.process_time() >= deadline:
                 break
-            rounds = len(losses[0])
-            if rounds >= 40 and rounds % 10 == 0 and _settled(losses):
+            rounds = len(losses[alive[0]])
+            if rounds >= 20 and rounds % 10 == 0:
+                alive = _survivors(losses, alive)
+                if len(alive) == 1 or (rounds >= 40 and _settled([losses[slot] for slot in alive])):
+                    break
+        # Among the least often lost of those still in the running, the rule-of-thumb choice if
+        # it is one of them.
+        sums = {slot: sum(losses[slot]) for slot in alive}
+        least = min(sums.values())
+        for slot in alive:
+            if sums[slot] == least and actions[candidates[slot]] == fallback:
+                return dict(fallback)
+        return dict(actions[candidates[min(alive, key=lambda slot: (sums[slot], slot))]])
+
+    def _endgame(
+        self, view: dict[str, Any], actions: list[Action], fallback: Action, deadline: float | None
+    ) -> Action | None:
+        """With the stock gone every card is known: an action that wins (or draws) against every
+        answer, the rules bot's choice first; None when none does, or when the search ran out of
+        time before it found one. The solver and what it learned are kept for the next decision
+        (a position's value never changes), up to a few million positions."""
+        rules = view["rules"]
+        seat = view["player"]
+        params = (
+            rules["deck_size"],
+            view["trump"],
+            rules["hand_size"],
+            rules["max_attack"] or rules["hand_size"],
+        )
+        solver = self._solver
+        if solver is None or self._solver_params != params or len(solver.memo) > 2_000_000:
+            solver = self._solver = DuelSolver(*params)
+            self._solver_params = params
+        solver.nodes = 0
+        solver.node_budget = self.playouts * 50 if self.playouts is not None else None
+        solver.deadline = deadline
+        held = opponent_cards(view)
+        assert held is not None
+        hands = [list(view["hand"]), sorted(held)] if seat == 0 else [sorted(held), list(view["hand"])]
+        game = Game.from_view(view, hands, [])
+        ordered = [fallback] + [action for action in actions if action != fallback]
+        try:
+            for action in ordered:
+                trial = game.copy()
+                trial.apply(action)
+                if solver.value(trial.to_dict(), seat):
+                    return action
+        except OutOfBudget:
+            return None
+        return None
+
+    def _exact(
+        self, view: dict[str, Any], knowledge: Knowledge, actions: list[Action], deadline: float | None
+    ) -> list[int]:
+        """The indexes of the actions that lose on the fewest sampled deals, each deal solved
+        exactly (:class:`DuelSolver`): with the stock gone the one deal there is, else deals of
+        the few unseen cards. Every action when not even one deal could be solved in time."""
+        rules = view["rules"]
+        seat = view["player"]
+        nodes = self.playouts * 50 if self.playouts is not None else None
+        losses = [0] * len(actions)
+        solved = 0
+        for _ in range(1 if not view["stock_size"] else self.exact_deals):
+            game = self._sample(view, knowledge)
+            state = game.to_dict()
+            solver = DuelSolver(
+                rules["deck_size"],
+                view["trump"],
+                rules["hand_size"],
+                rules["max_attack"] or rules["hand_size"],
+                stock=state["stock"],
+                nodes=nodes,
+                deadline=deadline,
+            )
+            outcome = []
+            try:
+                for action in actions:
+                    trial = game.copy()
+                    trial.apply(action)
+                    outcome.append(0 if solver.value(trial.to_dict(), seat) else 1)
+            except OutOfBudget:
                 break
-        # Among the least often lost, the rule-of-thumb choice if it is one of them.
-        sums = [sum(outcomes) for outcomes in losses]
-        least = min(sums)
-        fallback = RuleBot().choose(view, log)
-        for index, action in enumerate(actions):
-            if sums[index] == least and action == fallback:
-                return dict(action)
-        return dict(actions[sums.index(least)])
+            except IllegalAction:
+                continue
+            solved += 1
+            losses = [a + b for a, b in zip(losses, outcome, strict=True)]
+        if not solved:
+            return list(range(len(actions)))
+        least = min(losses)
+        return [index for index, lost in enumerate(losses) if lost == least]
 
     def _sample(self, view: dict[str, Any], knowledge: Knowledge) -> Game:
         """One deal of the unseen cards consistent with the view and the public log.
