@@ -316,9 +316,10 @@ def lock(args: list[str]) -> int:
     return 0
 
 
-#: The engine modules the compiled build compiles: those every move runs through. The others
-#: (the action declarations read at run time, views, storage, bots) are copied as they are.
-COMPILED = ("cards", "bout", "state", "legality", "game", "seating", "enchanted")
+#: The engine modules the compiled build compiles: those every move runs through, and the
+#: computer players' search. The others (the action declarations read at run time, views,
+#: storage) are copied as they are.
+COMPILED = ("cards", "bout", "state", "legality", "game", "seating", "enchanted", "bots")
 ENGINE_BUILD = ROOT / "build" / "engine"
 
 

@@ -21,7 +21,7 @@ import time
 from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from durak.cards import RANK_OF, RANK_VALUE, SUIT_OF, beaters, deck
 from durak.game import Action, Game, IllegalAction
@@ -353,7 +353,12 @@ class DuelSolver:
     remembered across the candidate actions of a decision.
     """
 
-    OPEN, DEFEND, ADD, TAKEN = range(4)
+    # The phases of a bout, as class attributes one by one (mypyc compiles no tuple assignment
+    # in a class body).
+    OPEN: Final = 0
+    DEFEND: Final = 1
+    ADD: Final = 2
+    TAKEN: Final = 3
 
     def __init__(
         self,

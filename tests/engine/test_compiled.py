@@ -27,11 +27,13 @@ ROOT = Path(__file__).resolve().parents[2]
 #: whose digest differs.
 REPLAY = """
 import json, sys
-import durak, durak.game, durak.legality, durak.state, durak.cards
+import durak, durak.game, durak.legality, durak.state, durak.cards, durak.bots
 from tests.engine._golden_record import digest
 records = json.loads(open(sys.argv[1]).read())
 print(json.dumps({
-    "files": {m.__name__: m.__file__ for m in (durak.game, durak.legality, durak.state, durak.cards)},
+    "files": {
+        m.__name__: m.__file__ for m in (durak.game, durak.legality, durak.state, durak.cards, durak.bots)
+    },
     "actions": durak.actions.__file__,
     "differ": [i for i, r in enumerate(records) if digest(r) != (r["sha256"], r["steps"])],
     "games": len(records),
