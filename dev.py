@@ -6,7 +6,7 @@
     python3 dev.py lint    # what CI checks besides the tests: imports, import contracts, ruff, mypy
     python3 dev.py lock    # the lock files again, from pyproject.toml's ranges
     python3 dev.py tool    # a locked tool: python3 dev.py tool pre-commit install
-    python3 dev.py engine  # the compiled engine (mypyc) in build/engine: PYTHONPATH=build/engine
+    python3 dev.py engine  # the compiled engine (mypyc) in build/engine: DURAK_ENGINE_BUILD=build/engine
 
 If the running Python lacks a package of the lock file at its version, a virtual
 environment is made in .venv and the lock installed into it, then the project
@@ -326,8 +326,9 @@ ENGINE_BUILD = ROOT / "build" / "engine"
 def engine(args: list[str]) -> int:
     """Build the compiled engine into a folder (``build/engine`` unless one is given): a copy of
     ``durak/`` whose modules of :data:`COMPILED` are C extensions made by mypyc from the same
-    source, which Python imports in preference to the ``.py`` beside them. Put the folder first
-    on the path to use it (``PYTHONPATH=build/engine``; docs/engine.md). Needs mypy (the ``test``
+    source, which Python imports in preference to the ``.py`` beside them. The site takes it with
+    ``DURAK_ENGINE_BUILD=build/engine`` (``durak.compiled``), a program run from elsewhere with the
+    folder first on its path (``PYTHONPATH=build/engine``; docs/engine.md). Needs mypy (the ``test``
     and ``lint`` extras), a C compiler and Python's headers. The development tree is never
     compiled in place: an edit there takes effect at once, and a stale build stays in its folder."""
     out = Path(args[0]).resolve() if args else ENGINE_BUILD
@@ -365,7 +366,8 @@ def build_engine(out: Path, source: Path = ROOT / "durak", python: str = sys.exe
     ]
     done = subprocess.run(command, cwd=out, capture_output=True, text=True)
     # The stamp durak.compiled checks before it takes the build (DURAK_ENGINE_BUILD).
-    sys.path.insert(0, str(ROOT))
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
     from durak.compiled import STAMP, source_digest
 
     (out / "durak" / STAMP).write_text(source_digest(source) + "\n")
