@@ -21,6 +21,7 @@ import time
 from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
+from math import comb
 from typing import Any, Final, Protocol
 
 from durak.cards import RANK_OF, RANK_VALUE, SUIT_OF, beaters, deck
@@ -581,17 +582,42 @@ def _survivors(losses: list[list[float]], alive: list[int]) -> list[int]:
 
 class Knowledge:
     """What a seat knows from the public log: cards known to be in each hand (picked up from the
-    table, or the face-up trump drawn or swapped), and every card seen going to the discard."""
+    table, or the face-up trump drawn or swapped), and, given the view as well, what each player's
+    moves say about the cards they did not hold (:class:`_Reader`).
+
+    ``absent[p]`` lists what p's moves gave away, each as the cards p did not hold then and how
+    many cards p had drawn by then (``drawn[p]`` counts them now): each card p drew since may be
+    one of them, no other can.
+    """
 
     def __init__(self, players: int) -> None:
         self.known: list[set[str]] = [set() for _ in range(players)]
+        self.absent: list[list[tuple[frozenset[str], int]]] = [[] for _ in range(players)]
+        self.drawn = [0] * players
 
     @classmethod
-    def from_log(cls, players: int, log: Sequence[LogEntry]) -> Knowledge:
+    def from_log(cls, players: int, log: Sequence[LogEntry], view: dict[str, Any] | None = None) -> Knowledge:
         knowledge = cls(players)
+        reader = _Reader(view) if view is not None and _Reader.reads(view) else None
         for entry in log:
-            knowledge.observe(entry["action"], entry.get("events", []))
+            action, events = entry["action"], entry.get("events", [])
+            if reader is not None:
+                reader.before(action, knowledge)
+            knowledge.observe(action, events)
+            if reader is not None:
+                reader.after(action, events)
+        if reader is not None:
+            reader.finish(knowledge)
         return knowledge
+
+    def limits(self, player: int, unknown: int) -> tuple[list[tuple[frozenset[str], int]], frozenset[str]]:
+        """What :attr:`absent` says of ``player``'s ``unknown`` cards not known to be theirs: the
+        cards that may be among them up to a number (as many as were drawn since), and those that
+        may not be (none drawn since)."""
+        drawn = self.drawn[player]
+        hard = frozenset().union(*(cards for cards, then in self.absent[player] if then == drawn))
+        soft = [(cards, drawn - then) for cards, then in self.absent[player] if 0 < drawn - then < unknown]
+        return soft, hard
 
     def observe(self, action: Action, events: Sequence[dict[str, Any]]) -> None:
         player = action.get("player")
@@ -604,11 +630,164 @@ class Knowledge:
                 self.observe(event["action"], [])
             elif kind == "bout_end" and event["result"] == "taken":
                 self.known[event["defender"]].update(event["cards"])
-            elif kind == "drew" and "face_up" in event:
-                self.known[event["player"]].add(event["face_up"])
+            elif kind == "drew":
+                self.drawn[event["player"]] += event["count"]
+                if "face_up" in event:
+                    self.known[event["player"]].add(event["face_up"])
             elif kind == "swap":
                 self.known[event["player"]].discard(event["gave"])
                 self.known[event["player"]].add(event["took"])
+
+
+class _Reader:
+    """Reads the public log as if every player chose as :func:`rule_choice` does, which is how the
+    search bot's playouts have them play: a player who opened with a card held none cheaper, one
+    who beat with a card held no cheaper card that beats an open attack card, one who took with
+    one attack card open held nothing to beat it with (no plain card while trumps were to be kept),
+    one who threw in held no cheaper card that fits, and a main attacker who said "done" held no
+    card that fits (no plain card up to ten while the stock lasts). People play otherwise at
+    times: the search deals the unseen cards as far as possible in agreement with what this says
+    (:meth:`SearchBot._deal`), never against what is certain.
+
+    The table, the stock and the hands' sizes at each move are followed along the log; what depends
+    on them is worked out at the end, from the view, and nothing at all is kept when the table
+    followed does not come out as the view's (a log that does not start at the deal).
+    """
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
+        self.players: int = view["players"]
+        self.transfer: bool = view["rules"]["transfer"]
+        self.trump: str | None = view["trump"]
+        self.values = _card_values(self.trump)
+        self.beaten_by = beaters(self.trump)
+        self.cards = deck(view["rules"]["deck_size"])
+        self.table: list[list[str | None]] = []
+        self.opener: int | None = None
+        self.transferred = False
+        self.drawn_all = 0
+        # What was read, each with the total drawn at the time (the stock then, once the view
+        # tells how many are left): (player, drawn by them, drawn by all, kind, details).
+        self.read: list[tuple[int, int, int, str, Any]] = []
+
+    @staticmethod
+    def reads(view: dict[str, Any]) -> bool:
+        """Whether moves under these rules can be read: not with enchanted ranks, whose spells
+        change what beats and what may be thrown in, nor in games stored in the first format."""
+        return not view["rules"]["enchanted"] and view.get("format") != 1
+
+    def before(self, action: Action, knowledge: Knowledge) -> None:
+        player = action.get("player")
+        if not isinstance(player, int) or not 0 <= player < self.players:
+            return
+        kind = action["type"]
+        values = self.values
+        note = (player, knowledge.drawn[player], self.drawn_all)
+        if kind == "attack" and not self.table:
+            cost = _opening_cost(list(action["cards"]), values, self.trump)[0]
+            self.read.append((*note, "attack", frozenset(c for c in self.cards if values[c] < cost)))
+        elif kind == "defend":
+            card = action["card"]
+            cheaper = frozenset(
+                c
+                for pair in self.table
+                if pair[1] is None and pair[0] is not None
+                for c in self.beaten_by[pair[0]]
+                if values[c] < values[card]
+            )
+            self.read.append((*note, "defend", cheaper))
+        elif kind == "take" and not self.transfer:
+            open_cards = [pair[0] for pair in self.table if pair[1] is None]
+            if len(open_cards) == 1 and open_cards[0] is not None:
+                self.read.append((*note, "take", (open_cards[0], len(self.table))))
+        elif kind == "throw":
+            self.read.append((*note, "throw", (self.ranks(), action["card"])))
+        elif kind == "pass" and player == self.opener and not self.transferred and self.table:
+            self.read.append((*note, "pass", self.ranks()))
+
+    def ranks(self) -> frozenset[str]:
+        return frozenset(RANK_OF[card] for pair in self.table for card in pair if card is not None)
+
+    def after(self, action: Action, events: Sequence[dict[str, Any]]) -> None:
+        self.play(action)
+        for event in events:
+            kind = event["type"]
+            if kind == "automatic":
+                self.play(event["action"])
+            elif kind == "bout_end":
+                self.table = []
+                self.opener = None
+                self.transferred = False
+            elif kind == "drew":
+                self.drawn_all += event["count"]
+
+    def play(self, action: Action) -> None:
+        """Follow the table through one move."""
+        kind = action.get("type")
+        if kind == "attack" and not self.table:
+            self.opener = action.get("player")
+            self.table = [[card, None] for card in action["cards"]]
+        elif kind in ("throw", "transfer"):
+            self.table.append([action["card"], None])
+            self.transferred = self.transferred or kind == "transfer"
+        elif kind == "defend":
+            for pair in self.table:
+                if pair[0] == action["target"] and pair[1] is None:
+                    pair[1] = action["card"]
+                    break
+
+    def finish(self, knowledge: Knowledge) -> None:
+        view = self.view
+        if [list(pair) for pair in view["table"]] != self.table:
+            return
+        trump, values = self.trump, self.values
+        for player, drawn, drawn_all, kind, details in self.read:
+            stock = view["stock_size"] + self.drawn_all - drawn_all
+            if stock == 0 and self.players == 2 and kind != "defend":
+                continue  # the rule-of-thumb bot then knows the other hand and plays to it
+            if kind in ("attack", "defend"):
+                absent = details
+            elif kind == "take":
+                attack, on_table = details
+                keep_trumps = stock > 4 and on_table <= 3
+                absent = frozenset(
+                    c for c in self.beaten_by[attack] if not (keep_trumps and SUIT_OF[c] == trump)
+                )
+            elif kind == "throw":
+                ranks, card = details
+                if stock and not _cheap(card, trump):
+                    continue  # not the rule-of-thumb choice: nothing to read
+                absent = frozenset(
+                    c
+                    for c in self.cards
+                    if RANK_OF[c] in ranks and values[c] < values[card] and (not stock or _cheap(c, trump))
+                )
+            else:
+                absent = frozenset(
+                    c for c in self.cards if RANK_OF[c] in details and (not stock or _cheap(c, trump))
+                )
+            if absent:
+                knowledge.absent[player].append((absent, drawn))
+
+
+_MISFIT: Final = 0.001
+"""The weight of a deal for each card in it that a player's moves say they do not hold: a person
+may play otherwise than the model (:class:`_Reader`)."""
+
+
+def _drawn_weight(hidden: int, fits: int, drawn_since: int) -> float:
+    """How likely a deal of ``hidden`` unseen cards to a player is, relative to others, when
+    ``fits`` of them are cards the player did not hold ``drawn_since`` draws ago: those must be
+    among the cards drawn since, and there are fewer ways for more of them to be. (The cards drawn
+    since are taken to be held still, as the rule-of-thumb bot keeps its dearer cards.)"""
+    if fits > drawn_since:
+        return _MISFIT ** (fits - drawn_since)
+    return comb(hidden - fits, drawn_since - fits) / comb(hidden, drawn_since)
+
+
+def _cheap(card: str, trump: str | None) -> bool:
+    """A card the rule-of-thumb bot throws in while the stock lasts: a plain one up to ten."""
+    return SUIT_OF[card] != trump and RANK_VALUE[card] <= 10
 
 
 class SearchBot:
@@ -650,6 +829,7 @@ class SearchBot:
         exact_stock: int = 0,
         exact_deals: int = 20,
         exact_share: float = 0.8,
+        read_moves: bool = True,
     ) -> None:
         if seconds is None and playouts is None:
             raise ValueError("give a time or a playout budget")
@@ -660,6 +840,7 @@ class SearchBot:
         self.exact_stock = exact_stock
         self.exact_deals = exact_deals
         self.exact_share = exact_share
+        self.read_moves = read_moves
         self.playouts_run = 0
         self._solver: DuelSolver | None = None
         self._solver_params: tuple[Any, ...] = ()
@@ -671,7 +852,7 @@ class SearchBot:
         if len(actions) == 1:
             return dict(actions[0])
         seat = view["player"]
-        knowledge = Knowledge.from_log(view["players"], log)
+        knowledge = Knowledge.from_log(view["players"], log, view if self.read_moves else None)
         duel = duel_fits(view["rules"], view["players"])
         start = time.process_time()
         deadline = start + self.seconds if self.seconds is not None else None
@@ -821,6 +1002,10 @@ class SearchBot:
         return game
 
     def _deal(self, view: dict[str, Any], knowledge: Knowledge) -> Game:
+        """Deal the unseen cards at random: each player keeps the cards known to be theirs, and
+        gets none the log says they did not hold where that is certain (no card drawn since);
+        of a few such deals, one is kept at random with a chance weighted by how likely the rest
+        of :attr:`Knowledge.absent` makes it (:func:`_drawn_weight`)."""
         seat = view["player"]
         players = view["players"]
         rules = view["rules"]
@@ -833,17 +1018,40 @@ class SearchBot:
         for p in range(players):
             known[p] = set(list(known[p])[: view["hand_sizes"][p]]) if p != seat else set()
         unseen = [c for c in deck(rules["deck_size"]) if c not in seen and not any(c in k for k in known)]
-        self.rng.shuffle(unseen)
-        hands: list[list[str]] = []
-        for p in range(players):
-            if p == seat:
-                hands.append(list(view["hand"]))
-                continue
-            missing = view["hand_sizes"][p] - len(known[p])
-            hands.append(sorted(known[p]) + unseen[:missing])
-            del unseen[:missing]
+        missing = [view["hand_sizes"][p] - len(known[p]) if p != seat else 0 for p in range(players)]
+        limits = [knowledge.limits(p, missing[p]) if p != seat else ([], frozenset()) for p in range(players)]
+        tries = 8 if any(hard or soft for soft, hard in limits) else 1
+        rng = self.rng
+        deals: list[tuple[list[list[str]], list[str]]] = []
+        weights: list[float] = []
+        for _ in range(tries):
+            rng.shuffle(unseen)
+            rest = unseen
+            weight = 1.0
+            dealt: list[list[str]] = []
+            for p in range(players):
+                soft, hard = limits[p]
+                if not missing[p]:
+                    dealt.append([])
+                    continue
+                if hard:
+                    ordered = [c for c in rest if c not in hard] + [c for c in rest if c in hard]
+                    rest = ordered[missing[p] :]
+                    rng.shuffle(rest)
+                else:
+                    ordered = rest
+                    rest = ordered[missing[p] :]
+                picked = ordered[: missing[p]]
+                weight *= _MISFIT ** sum(1 for c in picked if c in hard)
+                for cards, drawn_since in soft:
+                    weight *= _drawn_weight(missing[p], sum(1 for c in picked if c in cards), drawn_since)
+                dealt.append(picked)
+            deals.append((dealt, rest))
+            weights.append(weight)
+        best, stock = deals[0] if tries == 1 else rng.choices(deals, weights)[0]
+        hands = [list(view["hand"]) if p == seat else sorted(known[p]) + best[p] for p in range(players)]
         stock_size = view["stock_size"]
-        stock = [*unseen[: stock_size - 1], face_up] if stock_size else []
+        stock = [*stock[: stock_size - 1], face_up] if stock_size else []
         return Game.from_view(view, hands, stock)
 
     def _playout(self, game: Game, seat: int) -> float:

@@ -136,3 +136,65 @@ def test_the_rule_bot_keeps_its_trumps_while_the_stock_lasts() -> None:
     take = {"type": "take", "player": 1}
     assert rule_choice([defend, take], "H", stock_size=12, on_table=1) == take
     assert rule_choice([defend, take], "H", stock_size=3, on_table=1) == defend
+
+
+@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("classic", 3), ("perevodnoy", 2), ("durak24", 4)])
+def test_reading_the_rule_bots_moves_never_rules_out_a_card_it_holds(preset: str, players: int) -> None:
+    # Knowledge reads the log as if every move were the rule-of-thumb choice: for the rule bot's
+    # own games, what it says a player cannot hold they never hold, and of the cards it says they
+    # did not hold before drawing, no more than they drew since.
+    checked = ruled_out = 0
+    for seed in range(8):
+        game = Game.new(Rules.preset(preset), players, seed)
+        log: list[dict[str, Any]] = []
+        for step in range(400):
+            if game.over:
+                break
+            player = game.waiting_for()[0]
+            action = RuleBot().choose(game.view(player), log)
+            game.apply(action)
+            log.append({"action": action, "events": list(game.events)})
+            if step % 5:
+                continue
+            for seat in range(players):
+                knowledge = Knowledge.from_log(players, log, game.view(seat))
+                for other in range(players):
+                    hidden = set(game.hands[other]) - knowledge.known[other]
+                    if other == seat or not hidden:
+                        continue
+                    soft, hard = knowledge.limits(other, len(hidden))
+                    assert not hard & hidden
+                    for cards, drawn_since in soft:
+                        assert len(cards & hidden) <= drawn_since
+                    checked += 1
+                    ruled_out += len(hard)
+    assert checked > 50 and ruled_out > checked  # it does read something
+
+
+def test_an_attacker_saying_done_holds_no_cheap_card_of_a_rank_on_the_table() -> None:
+    game = Game.from_deal(
+        Rules.preset("classic"),
+        [["8S", "AS", "KD", "QH", "JH", "10H"], ["9S", "7C", "6C", "QC", "KC", "AC"]],
+        ["6D", "7D", "8D", "9D", "10D", "JD"],  # diamonds are trumps
+        first_attacker=0,
+    )
+    log = []
+    for action in (
+        {"type": "attack", "player": 0, "cards": ["8S"]},
+        {"type": "pass", "player": 0},
+        {"type": "defend", "player": 1, "target": "8S", "card": "9S"},
+    ):
+        game.apply(action)
+        log.append({"action": action, "events": list(game.events)})
+    view = game.view(1)
+    soft, hard = Knowledge.from_log(2, log, view).limits(0, 5)
+    # Opening with 8S: no plain six or seven; "done" over 8S: no other plain eight.
+    assert {"6S", "7H", "6C", "8H", "8C"} <= hard
+    assert not hard & {"8D", "9H", "10H", "AS"}  # a trump eight, a higher card: nothing said
+    # A deal for player 1 gives player 0 none of them while other cards are left.
+    bot = SearchBot(seconds=None, playouts=1, seed=3)
+    knowledge = Knowledge.from_log(2, log, view)
+    for _ in range(20):
+        assert not set(bot._deal(view, knowledge).hands[0]) & hard
+    # Without the view nothing is read.
+    assert Knowledge.from_log(2, log).absent == [[], []]
