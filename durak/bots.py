@@ -793,7 +793,8 @@ def _cheap(card: str, trump: str | None) -> bool:
 class SearchBot:
     """Determinised search (perfect-information Monte Carlo): deal the unseen cards at random in
     every way consistent with what is public (cards seen picked up stay with their taker until
-    played, :class:`Knowledge`), play each candidate action out on every such deal with the
+    played, :class:`Knowledge`) and, with ``read_moves``, likely given the others' moves read as
+    the rule-of-thumb bot's (:class:`_Reader`), play each candidate action out on every such deal with the
     rule-of-thumb policy, and keep the action that left this seat the fool least often, the rules
     bot's choice among equals. Two-player games without transfers or enchanted ranks are played
     out by :func:`duel_loser`, without randomness; others through :class:`Game`, with a random
