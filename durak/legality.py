@@ -116,7 +116,7 @@ def has_room(position: Position) -> bool:
     return bool(bout.table) and bout.limit is not None and len(bout.table) < bout.limit
 
 
-def throw_ranks(position: Position) -> set[str] | frozenset[str]:
+def throw_ranks(position: Position) -> set[str]:
     """The ranks a card thrown in now may have: those on the table, and the enchanted ranks
     that may be thrown in freely ("even if no other nines have been played")."""
     free = position.spells.free_ranks
@@ -687,7 +687,12 @@ def _generate(position: Position, player: int) -> list[Move]:
         if player not in position.auto_pass:  # pass_turn
             moves.append(PASSES[player])
     swap = position.swap_card
-    if swap is not None and swap in position.hands[player] and swap_refusal(position, player) is None:
+    if (
+        swap is not None
+        and position.stock
+        and swap in position.hands[player]
+        and swap_refusal(position, player) is None
+    ):
         moves.append(SWAPS[player])
     return moves
 
