@@ -343,7 +343,11 @@ def engine(args: list[str]) -> int:
     if failure is not None:
         print(failure)
         return 1
-    print(f"compiled engine in {out}: put it first on the path, PYTHONPATH={out}", flush=True)
+    print(
+        f"compiled engine in {out}: take it with DURAK_ENGINE_BUILD={out}"
+        f" (a program run outside the project: PYTHONPATH={out})",
+        flush=True,
+    )
     return 0
 
 
