@@ -138,7 +138,9 @@ def test_the_rule_bot_keeps_its_trumps_while_the_stock_lasts() -> None:
     assert rule_choice([defend, take], "H", stock_size=3, on_table=1) == defend
 
 
-@pytest.mark.parametrize(("preset", "players"), [("classic", 2), ("classic", 3), ("perevodnoy", 2), ("durak24", 4)])
+@pytest.mark.parametrize(
+    ("preset", "players"), [("classic", 2), ("classic", 3), ("perevodnoy", 2), ("durak24", 4)]
+)
 def test_reading_the_rule_bots_moves_never_rules_out_a_card_it_holds(preset: str, players: int) -> None:
     # Knowledge reads the log as if every move were the rule-of-thumb choice: for the rule bot's
     # own games, what it says a player cannot hold they never hold, and of the cards it says they
