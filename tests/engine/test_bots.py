@@ -189,7 +189,7 @@ def test_an_attacker_saying_done_holds_no_cheap_card_of_a_rank_on_the_table() ->
         game.apply(action)
         log.append({"action": action, "events": list(game.events)})
     view = game.view(1)
-    soft, hard = Knowledge.from_log(2, log, view).limits(0, 5)
+    _, hard = Knowledge.from_log(2, log, view).limits(0, 5)
     # Opening with 8S: no plain six or seven; "done" over 8S: no other plain eight.
     assert {"6S", "7H", "6C", "8H", "8C"} <= hard
     assert not hard & {"8D", "9H", "10H", "AS"}  # a trump eight, a higher card: nothing said
