@@ -148,15 +148,11 @@ def rule_choice(
             assert take is not None
             return take
         costly = SUIT_OF[cheapest["card"]] == trump
-        if costly and stock_size > 4 and on_table <= 3 and take is not None:
+        if costly and _keeps_trumps(stock_size, on_table) and take is not None:
             return take
         return cheapest
     if throws:
-        cheap = (
-            throws
-            if stock_size == 0
-            else [a for a in throws if SUIT_OF[a["card"]] != trump and RANK_VALUE[a["card"]] <= 10]
-        )
+        cheap = throws if stock_size == 0 else [a for a in throws if _cheap(a["card"], trump)]
         if cheap:
             return cheap[_first_min([values[a["card"]] for a in cheap])]
     if passing is not None:
@@ -246,7 +242,7 @@ def duel_loser(state: dict[str, Any]) -> int | None:
                     taking = True
                     break
                 index, card = best
-                if SUIT_OF[card] == trump and len(stock) > 4 and len(attacks) <= 3:
+                if SUIT_OF[card] == trump and _keeps_trumps(len(stock), len(attacks)):
                     taking = True
                     break
                 defences[index] = card
@@ -261,7 +257,7 @@ def duel_loser(state: dict[str, Any]) -> int | None:
             ranks.update(RANK_OF[card] for card in defences if card is not None)
             throws = [card for card in mine if RANK_OF[card] in ranks]
             if stock:
-                throws = [card for card in throws if SUIT_OF[card] != trump and RANK_VALUE[card] <= 10]
+                throws = [card for card in throws if _cheap(card, trump)]
             elif len(theirs) <= 3:
                 throws = [card for card in throws if not beaten_by[card].intersection(theirs)] or throws
             if not throws:
@@ -749,7 +745,7 @@ class _Reader:
                 absent = details
             elif kind == "take":
                 attack, on_table = details
-                keep_trumps = stock > 4 and on_table <= 3
+                keep_trumps = _keeps_trumps(stock, on_table)
                 absent = frozenset(
                     c for c in self.beaten_by[attack] if not (keep_trumps and SUIT_OF[c] == trump)
                 )
@@ -783,6 +779,12 @@ def _drawn_weight(hidden: int, fits: int, drawn_since: int) -> float:
     if fits > drawn_since:
         return _MISFIT ** (fits - drawn_since)
     return comb(hidden - fits, drawn_since - fits) / comb(hidden, drawn_since)
+
+
+def _keeps_trumps(stock_size: int, on_table: int) -> bool:
+    """Whether the rule-of-thumb bot takes rather than beat with a trump: while more than four
+    cards are in the stock and at most three attack cards on the table."""
+    return stock_size > 4 and on_table <= 3
 
 
 def _cheap(card: str, trump: str | None) -> bool:
