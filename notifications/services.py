@@ -1226,7 +1226,9 @@ def send_pending_emails(*, batch: int = 500) -> int:
             created_at__lte=now
             - timedelta(seconds=settings.NOTIFICATION_EMAIL_GRACE_SECONDS + policy.send_delay()),
         )
-        .order_by("created_at")
+        # In the order _send_earlier_first sends a player's e-mails (ties of one change by pk):
+        # then none is sent as another's "earlier" one, uncounted.
+        .order_by("created_at", "pk")
         .values_list("pk", flat=True)[:batch]
     )
     sent = 0
