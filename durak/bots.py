@@ -590,6 +590,7 @@ class Knowledge:
         self.known: list[set[str]] = [set() for _ in range(players)]
         self.absent: list[list[tuple[frozenset[str], int]]] = [[] for _ in range(players)]
         self.drawn = [0] * players
+        self._limits: dict[tuple[int, int], tuple[list[tuple[frozenset[str], int]], frozenset[str]]] = {}
 
     @classmethod
     def from_log(cls, players: int, log: Sequence[LogEntry], view: dict[str, Any] | None = None) -> Knowledge:
@@ -609,11 +610,17 @@ class Knowledge:
     def limits(self, player: int, unknown: int) -> tuple[list[tuple[frozenset[str], int]], frozenset[str]]:
         """What :attr:`absent` says of ``player``'s ``unknown`` cards not known to be theirs: the
         cards that may be among them up to a number (as many as were drawn since), and those that
-        may not be (none drawn since)."""
-        drawn = self.drawn[player]
-        hard = frozenset().union(*(cards for cards, then in self.absent[player] if then == drawn))
-        soft = [(cards, drawn - then) for cards, then in self.absent[player] if 0 < drawn - then < unknown]
-        return soft, hard
+        may not be (none drawn since). Worked out once per player and count: every sampled deal
+        of a decision asks."""
+        found = self._limits.get((player, unknown))
+        if found is None:
+            drawn = self.drawn[player]
+            hard = frozenset().union(*(cards for cards, then in self.absent[player] if then == drawn))
+            soft = [
+                (cards, drawn - then) for cards, then in self.absent[player] if 0 < drawn - then < unknown
+            ]
+            found = self._limits[player, unknown] = (soft, hard)
+        return found
 
     def observe(self, action: Action, events: Sequence[dict[str, Any]]) -> None:
         player = action.get("player")
