@@ -12,6 +12,7 @@ Cards are plain strings, rank then suit: ``"10H"``, ``"QS"``, ``"6C"``.
 
 from __future__ import annotations
 
+import random
 import sys
 from functools import cache
 from typing import Final
@@ -114,12 +115,34 @@ def pretty(card: str) -> str:
     return card_rank(card) + SUIT_SYMBOLS[card_suit(card)]
 
 
+#: Each deck in order, made once (of the interned cards).
+_DECKS: Final[dict[int, tuple[str, ...]]] = {
+    size: tuple(card_of_parts(rank, suit) for suit in SUITS for rank in RANKS[RANKS.index(low) :])
+    for size, low in LOWEST_RANK.items()
+}
+
+
 def deck(size: int = 36) -> list[str]:
     """A fresh, ordered deck of ``size`` cards (24, 36 or 52), suit by suit, low to high."""
-    if size not in LOWEST_RANK:
+    if size not in _DECKS:
         raise ValueError(f"a deck has 24, 36 or 52 cards, not {size}")
-    low = RANKS.index(LOWEST_RANK[size])
-    return [card_of_parts(rank, suit) for suit in SUITS for rank in RANKS[low:]]
+    return list(_DECKS[size])
+
+
+def shuffle(cards: list[str], rng: random.Random) -> None:
+    """Shuffle ``cards`` in place with ``rng`` exactly as ``rng.shuffle(cards)`` does, written
+    out so that the compiled build runs it compiled (a seed must deal the same cards under
+    both): the Fisher-Yates shuffle of CPython's :mod:`random`, each index drawn with
+    ``getrandbits`` of its bit length, a draw out of range drawn again. A test holds the two
+    equal, so a Python that shuffled otherwise would be noticed, not deal other games."""
+    getrandbits = rng.getrandbits
+    for last in range(len(cards) - 1, 0, -1):
+        below = last + 1
+        bits = below.bit_length()
+        other = getrandbits(bits)
+        while other >= below:
+            other = getrandbits(bits)
+        cards[last], cards[other] = cards[other], cards[last]
 
 
 def sort_hand(cards: list[str], trump: str | None) -> list[str]:

@@ -55,7 +55,7 @@ from durak.actions import (
     Move,
 )
 from durak.bout import Bout
-from durak.cards import RANK_OF, RANK_VALUE, SUIT_OF, SUITS, beats, deck
+from durak.cards import RANK_OF, RANK_VALUE, SUIT_OF, SUITS, beats, deck, shuffle
 from durak.errors import IllegalAction, NoPlayerLeft
 from durak.legality import (
     bout_complete,
@@ -127,7 +127,7 @@ class Game(Position):
         if not 0 <= dealer < players:
             raise RulesError(gettext_noop("the dealer must be a player from 0 to {last}"), last=players - 1)
         cards = deck(rules.deck_size)
-        random.Random(seed).shuffle(cards)
+        shuffle(cards, random.Random(seed))
         hands: list[list[str]] = [[] for _ in range(players)]
         dealt = 0
         for _ in range(rules.hand_size):
@@ -522,12 +522,11 @@ class Game(Position):
         self.bout = Bout()
         self.forget()
         self.bouts += 1
-        self.last_bout = {
-            "attacker": attacker,
-            "defender": defender,
-            "result": "beaten" if beaten else "taken",
-        }
-        self.events.append({"type": "bout_end", **self.last_bout, "cards": cards})
+        result = "beaten" if beaten else "taken"
+        self.last_bout = {"attacker": attacker, "defender": defender, "result": result}
+        self.events.append(
+            {"type": "bout_end", "attacker": attacker, "defender": defender, "result": result, "cards": cards}
+        )
         self._draw(attacker, defender)
         if self._check_over():
             return
@@ -542,7 +541,7 @@ class Game(Position):
         stock = self.stock
         order = self._draw_order(attacker, defender)
         if stock:
-            hands, hand_size, events = self.hands, self.rules.hand_size, self.events
+            hands, hand_size, events = self.hands, self.fast_rules.hand_size, self.events
             for player in order:
                 hand = hands[player]
                 need = hand_size - len(hand)
@@ -561,7 +560,7 @@ class Game(Position):
                     self._goes_out(player)
 
     def _draw_order(self, attacker: int, defender: int) -> tuple[int, ...]:
-        step = self.direction * (1 if self.rules.draw_order == "clockwise" else -1)
+        step = self.direction * (1 if self.fast_rules.draw_order == "clockwise" else -1)
         return _draw_order(self.players, attacker, defender, step)
 
     def _check_over(self) -> bool:
@@ -625,7 +624,7 @@ class Game(Position):
         game.slot, game.may_reverse, game.bouts = self.slot, self.may_reverse, self.bouts
         game.defended, game.over, game.end = self.defended, self.over, self.end
         game.loser, game.losing_team, game.last_bout = self.loser, self.losing_team, self.last_bout
-        game.seating, game.spells = self.seating, self.spells
+        game.seating, game.spells, game.fast_rules = self.seating, self.spells, self.fast_rules
         game.beaten_by, game.swap_card = self.beaten_by, self.swap_card
         # ...and these are the copy's own.
         game.hands = [list(hand) for hand in self.hands]

@@ -86,7 +86,7 @@ def throw_in_refusal(position: Position, player: int) -> Refusal | None:
     """Why ``player`` (not the defender) may not add cards to the running bout at this moment,
     whatever the limit and their cards; None if they may."""
     bout = position.bout
-    rules = position.rules
+    rules = position.fast_rules
     if bout.closed:
         return CLOSED
     if not position.hands[player]:
@@ -182,7 +182,7 @@ def has_priority(position: Position, player: int) -> bool:
     priority; else once the main attacker has passed since the last card landed (or asked not
     to be waited for), or may not add a card at all."""
     attacker = position.attacker
-    if position.rules.throw_priority == "free" or player == attacker:
+    if position.fast_rules.throw_priority == "free" or player == attacker:
         return True
     assert attacker is not None
     return (
@@ -505,7 +505,7 @@ def transfer_turn(position: Position, player: int) -> Refusal | None:
     running bout, in rules with transfer (and see :func:`transfer_refusal`)."""
     if player != position.defender or not position.bout.table:
         return ONLY_DEFENDER_TRANSFERS
-    if not position.rules.transfer:
+    if not position.fast_rules.transfer:
         return NO_TRANSFER_RULE
     return None
 
@@ -636,6 +636,18 @@ TRANSFERS: Final = _card_moves("transfer")
 OPENINGS: Final[dict[int, dict[str, Move]]] = {
     player: {card: _move("attack", player, (card,)) for card in ALL_CARDS} for player in SEATS
 }
+#: Each player's openings of two cards of a rank, by the first card, then the second.
+PAIR_OPENINGS: Final[dict[int, dict[str, dict[str, Move]]]] = {
+    player: {
+        first: {
+            second: _move("attack", player, (first, second))
+            for second in ALL_CARDS
+            if second != first and RANK_OF[second] == RANK_OF[first]
+        }
+        for first in ALL_CARDS
+    }
+    for player in SEATS
+}
 #: Each player's openings of several cards, by the cards in the order they are laid.
 GROUP_OPENINGS: Final[dict[int, _Made]] = {player: _groups_of(player) for player in SEATS}
 #: Each player's defences, by attack card, then by the card that beats it (played as itself).
@@ -671,7 +683,7 @@ def _generate(position: Position, player: int) -> list[Move]:
     elif player == position.defender:
         if defend_turn(position, player) is None:
             moves = _defences(position, player)
-        if position.rules.transfer and transfer_turn(position, player) is None:
+        if position.fast_rules.transfer and transfer_turn(position, player) is None:
             moves += _transfers(position, player)
         if take_turn(position, player) is None:
             moves.append(TAKES[player])
@@ -690,11 +702,18 @@ def _generate(position: Position, player: int) -> list[Move]:
     if (
         swap is not None
         and position.stock
-        and swap in position.hands[player]
+        and _holds(position.hands[player], swap)
         and swap_refusal(position, player) is None
     ):
         moves.append(SWAPS[player])
     return moves
+
+
+def _holds(hand: list[str], card: str) -> bool:
+    """``card in hand``, written out: compiled, a loop of string comparisons (the same object,
+    else the length and the bytes), where a list's ``in`` goes through the generic comparison of
+    objects, several times slower."""
+    return any(held == card for held in hand)
 
 
 def _openings(position: Position, player: int) -> list[Move]:
@@ -703,23 +722,33 @@ def _openings(position: Position, player: int) -> list[Move]:
     hand = position.hands[player]
     openings = OPENINGS[player]
     moves = [openings[card] for card in hand]
-    if position.rules.multi_card_attack:
-        by_rank: dict[str, list[str]] = {}
-        for card in hand:
-            rank = RANK_OF[card]
-            if rank in by_rank:
-                by_rank[rank].append(card)
+    count = len(hand)
+    if position.fast_rules.multi_card_attack and count > 1:
+        # Each rank's group found by comparing the hand's ranks (interned strings, so mostly
+        # the same object when equal), not gathered in a dict of lists: hands are short.
+        ranks = [RANK_OF[card] for card in hand]
+        grouped: list[str] = []  # the ranks whose openings are listed
+        limit = 0  # found on the first group: most hands have one
+        for first in range(count - 1):
+            rank = ranks[first]
+            if _holds(grouped, rank):
+                continue
+            group = [hand[other] for other in range(first + 1, count) if ranks[other] == rank]
+            if not group:
+                continue
+            grouped.append(rank)
+            if not limit:
+                limit = opening_limit(position)
+                if limit < 2:
+                    break
+            if len(group) == 1:  # the usual pair: one opening of both, in the order held
+                moves.append(PAIR_OPENINGS[player][hand[first]][group[0]])
             else:
-                by_rank[rank] = [card]
-        if len(by_rank) < len(hand) and (limit := opening_limit(position)) > 1:
-            groups = GROUP_OPENINGS[player]
-            for group in by_rank.values():
-                if len(group) == 2:  # the usual pair: one opening of both, the group itself
-                    moves.append(groups[tuple(group)])
-                elif len(group) > 2:
-                    for size in range(2, min(len(group), limit) + 1):
-                        for cards in combinations(group, size):
-                            moves.append(groups[cards])
+                group.insert(0, hand[first])
+                groups = GROUP_OPENINGS[player]
+                for size in range(2, min(len(group), limit) + 1):
+                    for cards in combinations(group, size):
+                        moves.append(groups[cards])
     if position.spells.naming:
         moves = _name_eights(position, moves)
     return moves
@@ -797,8 +826,12 @@ def check(position: Position, action: object) -> Move:
     if type(action) is Move:
         # The generator's own values, as the search and the benchmarks play them: no parsing.
         listed = position.legal.get(action.player)
-        if listed is not None and type(action.player) is int and action in listed:
-            return action
+        if listed is not None and type(action.player) is int:
+            for value in listed:  # the very value listed: no field compared
+                if value is action:
+                    return action
+            if action in listed:
+                return action
         action = action.to_json()
     kind, player = check_kind_and_player(action, position.players)
     if position.over:

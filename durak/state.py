@@ -34,6 +34,43 @@ STATE_FORMAT: Final = 2
 STATE_FORMATS: Final = (1, 2)
 
 
+class FastRules:
+    """The options of the rules that every move reads, copied once from :class:`Rules` into a
+    class of the compiled build: a field of :class:`Rules` (a plain dataclass, never compiled: it
+    validates what forms and stored states give it) costs a compiled module a dictionary lookup,
+    and a property the interpreter; a field here is read directly. Rules are frozen, so the copy
+    stays true."""
+
+    __slots__ = (
+        "add_after_take",
+        "bout_max",
+        "draw_order",
+        "hand_size",
+        "multi_card_attack",
+        "opening_limit",
+        "opening_limit_min_players",
+        "opening_limit_until",
+        "throw_in",
+        "throw_priority",
+        "throw_when",
+        "transfer",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        self.add_after_take: bool = rules.add_after_take
+        self.bout_max: int = rules.bout_max
+        self.draw_order: str = rules.draw_order
+        self.hand_size: int = rules.hand_size
+        self.multi_card_attack: bool = rules.multi_card_attack
+        self.opening_limit: int | None = rules.opening_limit
+        self.opening_limit_min_players: int = rules.opening_limit_min_players
+        self.opening_limit_until: str = rules.opening_limit_until
+        self.throw_in: str = rules.throw_in
+        self.throw_priority: str = rules.throw_priority
+        self.throw_when: str = rules.throw_when
+        self.transfer: bool = rules.transfer
+
+
 class Position:
     """A game's state. Players are numbered 0..n-1 clockwise; the left neighbour of i is i+1.
 
@@ -58,6 +95,7 @@ class Position:
         "discarded_ranks",
         "end",
         "events",
+        "fast_rules",
         "finished",
         "hands",
         "last_bout",
@@ -118,6 +156,7 @@ class Position:
 
     # Kept, never stored: read from the rules and the trump once, counted as cards move, or
     # remembered until the next move (:meth:`forget`).
+    fast_rules: FastRules
     seating: NoTeams
     spells: Spells
     swap_card: str | None
@@ -131,6 +170,7 @@ class Position:
         if state_format not in STATE_FORMATS:
             raise ValueError(f"no state format {state_format!r}: the engine plays {STATE_FORMATS}")
         self.rules = rules
+        self.fast_rules = FastRules(rules)
         self.players = players
         self.dealer = dealer
         self.hands = []
@@ -328,14 +368,14 @@ class Position:
     # --- limits and strength ---------------------------------------------------------------------
 
     def opening_limit_applies(self) -> bool:
-        rules = self.rules
+        rules = self.fast_rules
         if rules.opening_limit is None or self.players < rules.opening_limit_min_players:
             return False
         return not self.defended if rules.opening_limit_until == "first_defence" else not self.bouts
 
     def limit_against(self, defender: int) -> int:
         """The most attack cards a bout against ``defender`` may reach from now on."""
-        rules = self.rules
+        rules = self.fast_rules
         limit = rules.bout_max
         if rules.opening_limit is not None and self.opening_limit_applies():
             limit = min(limit, rules.opening_limit)

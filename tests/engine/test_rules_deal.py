@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 
 import pytest
 
@@ -84,6 +85,21 @@ def test_the_shuffle_depends_on_the_seed_only() -> None:
     c = durak.Game.new(the_rules, 4, 12346)
     assert a.to_dict() == b.to_dict()
     assert a.hands != c.hands or a.stock != c.stock
+
+
+@pytest.mark.parametrize("size", [24, 36, 52])
+def test_the_shuffle_is_the_shuffle_of_pythons_random(size: int) -> None:
+    # Stored games are replayed from their seed: the engine's own shuffle (compiled with it) must
+    # deal exactly what random.Random(seed).shuffle deals, for seeds of both kinds.
+    for seed in [*range(200), "a4f1c2", "", 10**12 + 7]:
+        mine, pythons = durak.cards.deck(size), durak.cards.deck(size)
+        durak.cards.shuffle(mine, random.Random(seed))
+        random.Random(seed).shuffle(pythons)
+        assert mine == pythons, seed
+    game = durak.Game.new(rules("classic"), 2, seed=99)
+    pythons = durak.cards.deck(36)
+    random.Random(99).shuffle(pythons)
+    assert game.hands == [pythons[1:12:2], pythons[0:12:2]]  # one at a time from the dealer's left
 
 
 def test_the_deal_starts_left_of_the_dealer() -> None:
