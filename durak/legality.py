@@ -152,7 +152,7 @@ def may_add(position: Position, player: int) -> bool:
     the limit, and not every card that could be added is in sight, whatever ``player`` holds.
     In state format 1: whether they hold a card that fits. Remembered until the next move.
     """
-    known = position.adding.get(player)
+    known = position.adding[player]
     if known is None:
         bout = position.bout
         limit = bout.limit
@@ -578,21 +578,6 @@ def _move(
     return _new_move(Move, (kind, player, cards, card, target, as_suit, None, None, None))
 
 
-class _Made(dict[Any, Any]):
-    """Values made once each, on first use, by ``make`` (moves are immutable: the generator
-    hands out the same value every time, rather than building a tuple per listed move)."""
-
-    __slots__ = ("make",)
-
-    def __init__(self, make: Callable[[Any], Any]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: Any) -> Any:
-        value = self[key] = self.make(key)
-        return value
-
-
 #: The seats the tables below are made for: no rules seat more (``Rules.max_players``).
 SEATS: Final = range(6)
 
@@ -607,23 +592,9 @@ def _card_moves(kind: str) -> dict[int, dict[str, Move]]:
     return {player: {card: _move(kind, player, card=card) for card in ALL_CARDS} for player in SEATS}
 
 
-# Plain dicts made at import where the moves are few (a lookup in an exact dict is the fastest
-# there is, compiled or not); made on first use, by nested functions (mypyc cannot compile nested
-# lambdas), where they are many.
-
-
-def _groups_of(player: Any) -> _Made:
-    def of_cards(cards: Any) -> Move:
-        return _move("attack", player, cards)
-
-    return _Made(of_cards)
-
-
-def _defences_of(player: Any) -> _Made:
-    def of_target(target: Any) -> dict[str, Move]:
-        return {card: _move("defend", player, card=card, target=target) for card in ALL_CARDS}
-
-    return _Made(of_target)
+# Moves are immutable: the generator hands out the same value every time, rather than building a
+# tuple per listed move. Plain dicts (a lookup in an exact dict is the fastest there is, compiled
+# or not), made at import where the moves are few, filled on first use where they are many.
 
 
 TAKES: Final = _player_moves("take")
@@ -648,10 +619,34 @@ PAIR_OPENINGS: Final[dict[int, dict[str, dict[str, Move]]]] = {
     }
     for player in SEATS
 }
-#: Each player's openings of several cards, by the cards in the order they are laid.
-GROUP_OPENINGS: Final[dict[int, _Made]] = {player: _groups_of(player) for player in SEATS}
-#: Each player's defences, by attack card, then by the card that beats it (played as itself).
-DEFENCES: Final[dict[int, _Made]] = {player: _defences_of(player) for player in SEATS}
+#: Each player's openings of two or more of a group of cards of one rank held in that order
+#: (three or four), by the group: smaller sets first (filled on first use).
+GROUP_OPENINGS: Final[dict[int, dict[tuple[str, ...], list[Move]]]] = {player: {} for player in SEATS}
+#: Each player's defences, by attack card, then by the card that beats it, played as itself
+#: (filled on first use).
+DEFENCES: Final[dict[int, dict[str, dict[str, Move]]]] = {player: {} for player in SEATS}
+
+
+def _group_openings(player: int, group: tuple[str, ...]) -> list[Move]:
+    table = GROUP_OPENINGS[player]
+    moves = table.get(group)
+    if moves is None:
+        moves = table[group] = [
+            _move("attack", player, cards)
+            for size in range(2, len(group) + 1)
+            for cards in combinations(group, size)
+        ]
+    return moves
+
+
+def _defences_on(player: int, attack: str) -> dict[str, Move]:
+    table = DEFENCES[player]
+    moves = table.get(attack)
+    if moves is None:
+        moves = table[attack] = {
+            card: _move("defend", player, card=card, target=attack) for card in ALL_CARDS
+        }
+    return moves
 
 
 def legal_moves(position: Position, player: int) -> tuple[Move, ...]:
@@ -745,10 +740,7 @@ def _openings(position: Position, player: int) -> list[Move]:
                 moves.append(PAIR_OPENINGS[player][hand[first]][group[0]])
             else:
                 group.insert(0, hand[first])
-                groups = GROUP_OPENINGS[player]
-                for size in range(2, min(len(group), limit) + 1):
-                    for cards in combinations(group, size):
-                        moves.append(groups[cards])
+                moves += [move for move in _group_openings(player, tuple(group)) if len(move.cards) <= limit]
     if position.spells.naming:
         moves = _name_eights(position, moves)
     return moves
@@ -775,10 +767,9 @@ def _defences(position: Position, player: int) -> list[Move]:
                         moves.append(_move("defend", player, card=card, target=attack, as_suit=suit))
     else:
         beaten_by = position.beaten_by
-        defences = DEFENCES[player]
         for attack in unbeaten:
             beaters = beaten_by[attack]
-            on = defences[attack]
+            on = _defences_on(player, attack)
             moves += [on[card] for card in hand if card in beaters]
     return moves
 

@@ -162,7 +162,7 @@ class Position:
     swap_card: str | None
     beaten_by: dict[str, frozenset[str]]
     discarded_ranks: dict[str, int]
-    adding: dict[int, bool]
+    adding: list[bool | None]
     unseen: bool | None
     legal: dict[int, tuple[Move, ...]]
 
@@ -199,6 +199,7 @@ class Position:
         self.seating = SEATINGS[rules.teams]
         self.spells = spells_of(rules.enchanted)
         self.discarded_ranks = {}
+        self.adding = [None] * players
         self.forget()
         self.set_trump(None)
 
@@ -234,7 +235,9 @@ class Position:
 
     def forget(self) -> None:
         """The position changed: what each player may do must be found again."""
-        self.adding = {}
+        adding = self.adding
+        for player in range(len(adding)):  # in place: cheaper than a new list
+            adding[player] = None
         self.unseen = None
         self.legal = {}
 
