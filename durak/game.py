@@ -44,7 +44,6 @@ game's move log (see :meth:`Game.format_of`).
 from __future__ import annotations
 
 import random
-from functools import cache
 from typing import Any, Final
 
 from durak.actions import (
@@ -559,9 +558,18 @@ class Game(Position):
                 if not self.hands[player] and player not in self.finished:
                     self._goes_out(player)
 
-    def _draw_order(self, attacker: int, defender: int) -> tuple[int, ...]:
+    def _draw_order(self, attacker: int, defender: int) -> list[int]:
+        """Who draws in what order: the main attacker first, the others in the direction of the
+        draw, the defender last."""
         step = self.direction * (1 if self.fast_rules.draw_order == "clockwise" else -1)
-        return _draw_order(self.players, attacker, defender, step)
+        players = self.players
+        order = [attacker]
+        for k in range(1, players):
+            player = (attacker + step * k) % players
+            if player != defender:
+                order.append(player)
+        order.append(defender)
+        return order
 
     def _check_over(self) -> bool:
         if self.stock:  # everyone is still in the game
@@ -642,14 +650,6 @@ class Game(Position):
     def __repr__(self) -> str:
         state = "over" if self.over else f"attacker={self.attacker} defender={self.defender}"
         return f"<durak.Game players={self.players} stock={len(self.stock)} {state}>"
-
-
-@cache
-def _draw_order(players: int, attacker: int, defender: int, step: int) -> tuple[int, ...]:
-    """Who draws in what order: the main attacker first, the others in the ``step`` direction of
-    the table, the defender last (the same few orders all game long: found once)."""
-    others = [(attacker + step * k) % players for k in range(1, players)]
-    return (attacker, *(p for p in others if p != defender), defender)
 
 
 #: Actions that leave a player's count of timeouts in a row as it is.

@@ -294,7 +294,7 @@ def bout_complete(position: Position) -> bool:
     bout = position.bout
     if not bout.taking and bout.unbeaten:
         return False
-    defender, passed, auto_pass = position.defender, bout.passed, position.auto_pass
+    defender, passed, auto_pass = _seat(position.defender), bout.passed, position.auto_pass
     for player in range(position.players):
         if (
             player != defender
@@ -653,18 +653,24 @@ def legal_moves(position: Position, player: int) -> tuple[Move, ...]:
     """Every move ``player`` may make now, multi-card openings and each suit an enchanted eight
     may be named as included: the moves that pass the predicates above. Remembered until the
     next move (:meth:`Position.forget`)."""
-    legal = position.legal
-    if player in legal:
-        return legal[player]
     if position.over or not 0 <= player < position.players:
         return ()
-    known = legal[player] = tuple(_generate(position, player))
+    known = position.legal[player]
+    if known is None:
+        known = position.legal[player] = tuple(_generate(position, player))
     return known
 
 
 def legal_json(position: Position, player: int) -> list[Action]:
     """:func:`legal_moves` as JSON actions, for the engine's edge (views, the API)."""
     return [move.to_json() for move in legal_moves(position, player)]
+
+
+def _seat(player: int | None) -> int:
+    """A seat that may be None (an attacker or a defender between games) as an int, -1 for None:
+    compiled, an int compares with an int directly, with ``int | None`` through the generic
+    comparison of objects."""
+    return -1 if player is None else player
 
 
 def _generate(position: Position, player: int) -> list[Move]:
@@ -675,7 +681,7 @@ def _generate(position: Position, player: int) -> list[Move]:
             moves = _openings(position, player)
         if reverse_turn(position, player) is None:
             moves.append(REVERSES[player])
-    elif player == position.defender:
+    elif player == _seat(position.defender):
         if defend_turn(position, player) is None:
             moves = _defences(position, player)
         if position.fast_rules.transfer and transfer_turn(position, player) is None:
@@ -722,16 +728,19 @@ def _openings(position: Position, player: int) -> list[Move]:
         # Each rank's group found by comparing the hand's ranks (interned strings, so mostly
         # the same object when equal), not gathered in a dict of lists: hands are short.
         ranks = [RANK_OF[card] for card in hand]
-        grouped: list[str] = []  # the ranks whose openings are listed
+        grouped = 0  # bit i: hand[i] is in a group listed already
         limit = 0  # found on the first group: most hands have one
         for first in range(count - 1):
-            rank = ranks[first]
-            if _holds(grouped, rank):
+            if grouped >> first & 1:
                 continue
-            group = [hand[other] for other in range(first + 1, count) if ranks[other] == rank]
+            rank = ranks[first]
+            group = []
+            for other in range(first + 1, count):
+                if ranks[other] == rank:
+                    group.append(hand[other])
+                    grouped |= 1 << other
             if not group:
                 continue
-            grouped.append(rank)
             if not limit:
                 limit = opening_limit(position)
                 if limit < 2:
@@ -816,8 +825,9 @@ def check(position: Position, action: object) -> Move:
     action or a preference, which are never listed, is allowed by its own rule."""
     if type(action) is Move:
         # The generator's own values, as the search and the benchmarks play them: no parsing.
-        listed = position.legal.get(action.player)
-        if listed is not None and type(action.player) is int:
+        seat = action.player
+        listed = position.legal[seat] if type(seat) is int and 0 <= seat < position.players else None
+        if listed is not None:
             for value in listed:  # the very value listed: no field compared
                 if value is action:
                     return action

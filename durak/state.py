@@ -164,7 +164,7 @@ class Position:
     discarded_ranks: dict[str, int]
     adding: list[bool | None]
     unseen: bool | None
-    legal: dict[int, tuple[Move, ...]]
+    legal: list[tuple[Move, ...] | None]
 
     def __init__(self, rules: Rules, players: int, dealer: int, state_format: int = STATE_FORMAT) -> None:
         if state_format not in STATE_FORMATS:
@@ -200,6 +200,7 @@ class Position:
         self.spells = spells_of(rules.enchanted)
         self.discarded_ranks = {}
         self.adding = [None] * players
+        self.legal = [None] * players
         self.forget()
         self.set_trump(None)
 
@@ -235,11 +236,11 @@ class Position:
 
     def forget(self) -> None:
         """The position changed: what each player may do must be found again."""
-        adding = self.adding
-        for player in range(len(adding)):  # in place: cheaper than a new list
+        adding, legal = self.adding, self.legal
+        for player in range(len(adding)):  # in place: cheaper than new lists
             adding[player] = None
+            legal[player] = None
         self.unseen = None
-        self.legal = {}
 
     # --- the bout's fields, read and written through the game ---------------------------------
 
