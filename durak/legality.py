@@ -582,19 +582,20 @@ def _move(
 SEATS: Final = range(6)
 
 
-def _player_moves(kind: str) -> dict[int, Move]:
+def _player_moves(kind: str) -> list[Move]:
     """Each player's move of ``kind`` with no card (take, pass, reverse, swap_trump)."""
-    return {player: _move(kind, player) for player in SEATS}
+    return [_move(kind, player) for player in SEATS]
 
 
-def _card_moves(kind: str) -> dict[int, dict[str, Move]]:
+def _card_moves(kind: str) -> list[dict[str, Move]]:
     """Each player's moves of ``kind`` with one card (a throw, a transfer), by card."""
-    return {player: {card: _move(kind, player, card=card) for card in ALL_CARDS} for player in SEATS}
+    return [{card: _move(kind, player, card=card) for card in ALL_CARDS} for player in SEATS]
 
 
 # Moves are immutable: the generator hands out the same value every time, rather than building a
-# tuple per listed move. Plain dicts (a lookup in an exact dict is the fastest there is, compiled
-# or not), made at import where the moves are few, filled on first use where they are many.
+# tuple per listed move. Lists by seat, then plain dicts (a lookup in an exact dict is the fastest
+# there is, compiled or not), made at import where the moves are few, filled on first use where
+# they are many.
 
 
 TAKES: Final = _player_moves("take")
@@ -604,12 +605,12 @@ SWAPS: Final = _player_moves("swap_trump")
 THROWS: Final = _card_moves("throw")
 TRANSFERS: Final = _card_moves("transfer")
 #: Each player's one-card openings, by card.
-OPENINGS: Final[dict[int, dict[str, Move]]] = {
-    player: {card: _move("attack", player, (card,)) for card in ALL_CARDS} for player in SEATS
-}
+OPENINGS: Final[list[dict[str, Move]]] = [
+    {card: _move("attack", player, (card,)) for card in ALL_CARDS} for player in SEATS
+]
 #: Each player's openings of two cards of a rank, by the first card, then the second.
-PAIR_OPENINGS: Final[dict[int, dict[str, dict[str, Move]]]] = {
-    player: {
+PAIR_OPENINGS: Final[list[dict[str, dict[str, Move]]]] = [
+    {
         first: {
             second: _move("attack", player, (first, second))
             for second in ALL_CARDS
@@ -618,13 +619,13 @@ PAIR_OPENINGS: Final[dict[int, dict[str, dict[str, Move]]]] = {
         for first in ALL_CARDS
     }
     for player in SEATS
-}
+]
 #: Each player's openings of two or more of a group of cards of one rank held in that order
 #: (three or four), by the group: smaller sets first (filled on first use).
-GROUP_OPENINGS: Final[dict[int, dict[tuple[str, ...], list[Move]]]] = {player: {} for player in SEATS}
+GROUP_OPENINGS: Final[list[dict[tuple[str, ...], list[Move]]]] = [{} for _ in SEATS]
 #: Each player's defences, by attack card, then by the card that beats it, played as itself
 #: (filled on first use).
-DEFENCES: Final[dict[int, dict[str, dict[str, Move]]]] = {player: {} for player in SEATS}
+DEFENCES: Final[list[dict[str, dict[str, Move]]]] = [{} for _ in SEATS]
 
 
 def _group_openings(player: int, group: tuple[str, ...]) -> list[Move]:
