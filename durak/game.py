@@ -372,7 +372,7 @@ class Game(Position):
         limit = self.limit_against(self.defender)
         hand = self.hands[move.player]
         for card in move.cards:
-            hand.remove(card)
+            _take_out(hand, card)
             self.bout.lay(card, move.as_suit)
         self.bout.limit = limit
         self.may_reverse = None
@@ -385,7 +385,7 @@ class Game(Position):
         spells = self.spells
         if spells.active and spells.thrown_in_freely(card) and bout.ranks != {RANK_OF[card]}:
             bout.transfer_blocked = True
-        self.hands[move.player].remove(card)
+        _take_out(self.hands[move.player], card)
         bout.lay(card, move.as_suit)
         self._card_landed(move.player)
 
@@ -395,7 +395,7 @@ class Game(Position):
         bout = self.bout
         pair = bout.pair_of(move.target)
         assert pair is not None
-        self.hands[move.player].remove(card)
+        _take_out(self.hands[move.player], card)
         bout.cover(pair, card, move.as_suit)
         spells = self.spells
         if spells.active:
@@ -410,7 +410,7 @@ class Game(Position):
         assert card is not None
         _, target = transfer_refusal(self)
         assert target is not None
-        self.hands[move.player].remove(card)
+        _take_out(self.hands[move.player], card)
         self.bout.lay(card, move.as_suit)
         self.seating.after_transfer(self)
         self.attacker, self.defender = move.player, target
@@ -434,7 +434,7 @@ class Game(Position):
         card = self.swap_card
         assert card is not None
         hand = self.hands[move.player]
-        hand.remove(card)
+        _take_out(hand, card)
         hand.append(self.stock[-1])
         self.events.append({"type": "swap", "player": move.player, "took": self.stock[-1], "gave": card})
         self.stock[-1] = card
@@ -650,6 +650,16 @@ class Game(Position):
     def __repr__(self) -> str:
         state = "over" if self.over else f"attacker={self.attacker} defender={self.defender}"
         return f"<durak.Game players={self.players} stock={len(self.stock)} {state}>"
+
+
+def _take_out(hand: list[str], card: str) -> None:
+    """``hand.remove(card)``, written out: compiled, it compares strings as strings, where a
+    list's ``remove`` goes through the generic comparison of objects for every card before."""
+    for index, held in enumerate(hand):
+        if held == card:
+            del hand[index]
+            return
+    raise ValueError(f"{card} is not in the hand")
 
 
 #: Actions that leave a player's count of timeouts in a row as it is.
