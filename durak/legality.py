@@ -826,7 +826,8 @@ def check(position: Position, action: object) -> Move:
     action or a preference, which are never listed, is allowed by its own rule."""
     if type(action) is Move:
         # The generator's own values, as the search and the benchmarks play them: no parsing.
-        seat = action.player
+        fields: tuple[object, ...] = action  # the seat as given: Move() checks no types
+        seat = fields[1]
         listed = position.legal[seat] if type(seat) is int and 0 <= seat < position.players else None
         if listed is not None:
             for value in listed:  # the very value listed: no field compared

@@ -87,10 +87,18 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     import durak, durak.game, durak.legality
 game = durak.Game.new(durak.Rules.preset("perevodnoy"), players=3, seed=5)
+refusals = []
+for fields in (("take", "1"), ("take", True), ("take", None), ("attack", game.attacker, ("ZZ",)), ("defend", 1, (), 7)):
+    try:
+        game.apply(durak.Move(*fields))
+        refusals.append("applied")
+    except Exception as error:
+        refusals.append(type(error).__name__)
 print(json.dumps({
     "files": [durak.game.__file__, durak.legality.__file__],
     "warnings": [str(w.message) for w in caught],
     "legal": game.legal_json(game.attacker),
+    "refusals": refusals,
 }))
 """
 
@@ -116,6 +124,9 @@ def test_the_site_takes_the_build_named_by_durak_engine_build(build: Path) -> No
     assert all(file.startswith(str(build)) and file.endswith(".so") for file in files), files
     assert report["warnings"] == []
     assert report["legal"]  # the compiled engine answers
+    # A Move of the wrong types (Move() checks none) is refused as the Python engine refuses it,
+    # not with the TypeError compiled code raises where a typed field holds another type.
+    assert report["refusals"] == ["IllegalAction"] * 5
 
 
 def test_a_build_of_another_source_is_not_taken_and_says_so(
@@ -134,3 +145,4 @@ def test_a_build_of_another_source_is_not_taken_and_says_so(
         "stays Python (build it again: python3 dev.py engine)"
     ]
     assert report["legal"] == import_durak(build)["legal"]
+    assert report["refusals"] == ["IllegalAction"] * 5
