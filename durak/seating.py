@@ -14,17 +14,31 @@ it never compares ``rules.teams`` itself.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, TypeAlias
+from typing import Final
 
 from durak.errors import NoPlayerLeft
 
-if TYPE_CHECKING:
-    from durak.state import Position
 
+class Seats:
+    """What a seating reads and sets of a game: the seats, the direction of play, who attacks
+    whom, and how it ended. :class:`durak.state.Position` is one; a base class rather than a
+    protocol, so that the compiled build reads these fields directly."""
 
-# What a seating reads and sets of a game: the seats, the direction of play, who attacks whom,
-# and how it ended; the position itself, so that the compiled build reads its fields directly.
-Seats: TypeAlias = "Position"
+    __slots__ = ("attacker", "defender", "direction", "loser", "losing_team", "players", "slot")
+
+    players: int
+    direction: int
+    slot: int | None
+    attacker: int | None
+    defender: int | None
+    loser: int | None
+    losing_team: int | None
+
+    def in_game(self, player: int) -> bool:
+        raise NotImplementedError
+
+    def next_in_game(self, player: int, include_self: bool = False) -> int:
+        raise NotImplementedError
 
 
 class NoTeams:

@@ -22,7 +22,7 @@ from durak.cards import RANK_OF, SUITS, beaters, card_of_parts
 from durak.enchanted import Spells, spells_of
 from durak.errors import NoPlayerLeft
 from durak.rules import Rules
-from durak.seating import SEATINGS, NoTeams
+from durak.seating import SEATINGS, NoTeams, Seats
 
 if TYPE_CHECKING:
     from durak.actions import Move
@@ -71,26 +71,24 @@ class FastRules:
         self.transfer: bool = rules.transfer
 
 
-class Position:
+class Position(Seats):
     """A game's state. Players are numbered 0..n-1 clockwise; the left neighbour of i is i+1.
 
     Team games seat the teams alternately: team 0 is the even seats, team 1 the odd ones.
     """
 
     # Slots, not an instance dict: a position has more fields than CPython shares the keys of
-    # (30), so with a dict every field read is a dict lookup; with slots it is an index.
+    # (30), so with a dict every field read is a dict lookup; with slots it is an index. Those
+    # a seating reads and sets are the slots of Seats.
     __slots__ = (
         "_trump",
         "adding",
-        "attacker",
         "auto_pass",
         "beaten_by",
         "bout",
         "bouts",
         "dealer",
         "defended",
-        "defender",
-        "direction",
         "discard",
         "discarded_ranks",
         "end",
@@ -100,15 +98,11 @@ class Position:
         "hands",
         "last_bout",
         "legal",
-        "loser",
-        "losing_team",
         "may_reverse",
         "over",
-        "players",
         "rules",
         "seating",
         "shown_trump",
-        "slot",
         "spells",
         "state_format",
         "stock",

@@ -9,7 +9,7 @@ from pathlib import Path
 import durak
 from durak.bout import Bout
 from durak.enchanted import EFFECTS, ENCHANTABLE_RANKS, ENCHANTMENTS, Enchantment, Spells
-from durak.seating import SEATINGS, BlackBookTeams, NoTeams, Partners
+from durak.seating import SEATINGS, BlackBookTeams, NoTeams, Partners, Seats
 from durak.state import Position
 from durak.storage import rules_json, rules_of
 
@@ -96,7 +96,10 @@ def test_a_copy_has_every_field_and_owns_what_moves_change_in_place() -> None:
     game.apply(game.legal_json(game.attacker)[0])
     copy = game.copy()
     memo = {"adding", "unseen", "legal", "events"}
-    for name in Position.__slots__:
+    # A position's fields: its slots and those of Seats; compiled (mypyc keeps no __slots__), the
+    # fields the build lists.
+    fields = getattr(Position, "__mypyc_attrs__", None) or (*Seats.__slots__, *Position.__slots__)
+    for name in fields:
         assert hasattr(copy, name), name  # copy() writes every field out
         if name not in memo:
             assert getattr(copy, name) == getattr(game, name), name
