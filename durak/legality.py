@@ -20,7 +20,7 @@ from itertools import combinations
 from typing import Any, Final
 
 from durak.actions import Action, Move, check_fields, check_kind_and_player
-from durak.cards import ALL_CARDS, RANK_OF, SUITS
+from durak.cards import ALL_CARDS, RANK_KEY, RANK_OF, SUITS
 from durak.errors import IllegalAction
 from durak.messages import Plural, gettext_noop, ngettext_noop
 from durak.state import Position
@@ -726,9 +726,9 @@ def _openings(position: Position, player: int) -> list[Move]:
     moves = [openings[card] for card in hand]
     count = len(hand)
     if position.fast_rules.multi_card_attack and count > 1:
-        # Each rank's group found by comparing the hand's ranks (interned strings, so mostly
-        # the same object when equal), not gathered in a dict of lists: hands are short.
-        ranks = [RANK_OF[card] for card in hand]
+        # Each rank's group found by comparing the hand's ranks, not gathered in a dict of lists:
+        # hands are short. A card's first character names its rank (RANK_KEY).
+        ranks = [card[RANK_KEY] for card in hand]
         grouped = 0  # bit i: hand[i] is in a group listed already
         limit = 0  # found on the first group: most hands have one
         for first in range(count - 1):
@@ -780,7 +780,9 @@ def _defences(position: Position, player: int) -> list[Move]:
         for attack in unbeaten:
             beaters = beaten_by[attack]
             on = _defences_on(player, attack)
-            moves += [on[card] for card in hand if card in beaters]
+            for card in hand:
+                if card in beaters:
+                    moves.append(on[card])
     return moves
 
 
