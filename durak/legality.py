@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from itertools import combinations
 from typing import Any, Final
 
@@ -24,6 +23,9 @@ from durak.cards import ALL_CARDS, RANK_KEY, RANK_OF, SUITS
 from durak.errors import IllegalAction
 from durak.messages import Plural, gettext_noop, ngettext_noop
 from durak.state import Position
+
+#: The seats the tables of this module are made for: no rules seat more (``Rules.max_players``).
+SEATS: Final = range(6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,16 +391,17 @@ def attack_turn(position: Position, player: int) -> Refusal | None:
     """Why ``player`` may not open a bout now."""
     if position.bout.table:
         return BOUT_RUNNING
-    attacker = position.attacker
+    attacker = _seat(position.attacker)
     if player != attacker:
-        return _turn_to_attack(attacker)
+        return _TURN_TO_ATTACK[attacker]  # -1, no attacker: the last, of None
     return None
 
 
-@cache
-def _turn_to_attack(attacker: int | None) -> Refusal:
-    # Made once per attacker: the generator asks every other player, every time a bout opens.
-    return Refusal(gettext_noop("it is player {player}'s turn to attack"), {"player": attacker})
+# Made once per attacker: the generator asks every other player, every time a bout opens.
+_TURN_TO_ATTACK: Final = [
+    Refusal(gettext_noop("it is player {player}'s turn to attack"), {"player": attacker})
+    for attacker in (*SEATS, None)
+]
 
 
 def opening_refusal(position: Position, player: int, cards: Sequence[Any]) -> Refusal | None:
@@ -576,10 +579,6 @@ def _move(
     # Any: _listed makes the move of a JSON action as given, before its cards are checked (the
     # compiled build would refuse a list where a card goes with a TypeError, not a refusal).
     return _new_move(Move, (kind, player, cards, card, target, as_suit, None, None, None))
-
-
-#: The seats the tables below are made for: no rules seat more (``Rules.max_players``).
-SEATS: Final = range(6)
 
 
 def _player_moves(kind: str) -> list[Move]:
