@@ -610,8 +610,8 @@ class Knowledge:
     def limits(self, player: int, unknown: int) -> tuple[list[tuple[frozenset[str], int]], frozenset[str]]:
         """What :attr:`absent` says of ``player``'s ``unknown`` cards not known to be theirs: the
         cards that may be among them up to a number (as many as were drawn since), and those that
-        may not be (none drawn since). Worked out once per player and count: every sampled deal
-        of a decision asks."""
+        may not be (none drawn since). Worked out once per player and count until the knowledge
+        changes (:meth:`observe`, :meth:`rule_out`): every sampled deal of a decision asks."""
         found = self._limits.get((player, unknown))
         if found is None:
             drawn = self.drawn[player]
@@ -622,7 +622,13 @@ class Knowledge:
             found = self._limits[player, unknown] = (soft, hard)
         return found
 
+    def rule_out(self, player: int, cards: frozenset[str], drawn: int) -> None:
+        """Note that ``player`` held none of ``cards`` when they had drawn ``drawn`` cards."""
+        self.absent[player].append((cards, drawn))
+        self._limits.clear()
+
     def observe(self, action: Action, events: Sequence[dict[str, Any]]) -> None:
+        self._limits.clear()  # what limits() found depends on the draws
         player = action.get("player")
         for card in action.get("cards", []) + [action[k] for k in ("card",) if k in action]:
             if isinstance(player, int):
@@ -770,7 +776,7 @@ class _Reader:
                     c for c in self.cards if RANK_OF[c] in details and (not stock or _cheap(c, trump))
                 )
             if absent:
-                knowledge.absent[player].append((absent, drawn))
+                knowledge.rule_out(player, absent, drawn)
 
 
 _MISFIT: Final = 0.001

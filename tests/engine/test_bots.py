@@ -200,3 +200,15 @@ def test_an_attacker_saying_done_holds_no_cheap_card_of_a_rank_on_the_table() ->
         assert not set(bot._deal(view, knowledge).hands[0]) & hard
     # Without the view nothing is read.
     assert Knowledge.from_log(2, log).absent == [[], []]
+
+
+def test_what_knowledge_rules_out_follows_the_draws_after_it_was_asked() -> None:
+    # limits() is worked out once per player and count; a draw or a new reading changes it.
+    knowledge = Knowledge(2)
+    sixes = frozenset({"6S", "6H"})
+    knowledge.rule_out(1, sixes, 0)
+    assert knowledge.limits(1, 5) == ([], sixes)
+    knowledge.observe({"type": "take", "player": 1}, [{"type": "drew", "player": 1, "count": 1}])
+    assert knowledge.limits(1, 5) == ([(sixes, 1)], frozenset())
+    knowledge.rule_out(1, frozenset({"7S"}), 1)
+    assert knowledge.limits(1, 5) == ([(sixes, 1)], frozenset({"7S"}))
